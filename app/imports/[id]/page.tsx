@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { requirePageUser } from '@/lib/auth/page-guard';
+import { db, pool } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
+import { getImportJob } from '@/lib/ingest/import-jobs-view';
+import { ImportJobView } from '@/components/import-job-view';
+
+export const metadata: Metadata = { title: 'Import job' };
+
+export default async function ImportJobPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await requirePageUser(`/imports/${id}`, 'kb:manage');
+  const jobId = Number(id);
+  if (!Number.isInteger(jobId) || jobId <= 0) notFound();
+  const job = await getImportJob(pool(), db(), user, jobId).catch((err) => {
+    if (err instanceof AppError && err.status === 404) notFound();
+    throw err;
+  });
+  return (
+    <section className="space-y-4">
+      <div>
+        <p className="text-sm text-slate-500"><Link href="/admin/import" className="hover:underline">Import</Link> /</p>
+        <h1 className="text-2xl font-semibold">Import #{job.id} · {job.slug}</h1>
+      </div>
+      <ImportJobView initial={job} />
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { pool } from '@/lib/db/client';
+import { getEntity, relationCounts } from '@/lib/kb/entity';
+import { AppError } from '@/lib/errors';
+import { CountTable } from '@/components/count-table';
+import { DocumentView } from '@/components/document-view';
+import { EntityGraph } from '@/components/entity-graph';
+
+export default async function EntityPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
+  const { slug, id } = await params;
+  const user = await requirePageUser(`/kb/${slug}/entities/${id}`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  const entityId = Number(id);
+  if (!Number.isInteger(entityId) || entityId <= 0) notFound();
+  const entity = await getEntity(pool(), kb.id, entityId).catch((err) => {
+    if (err instanceof AppError && err.status === 404) notFound();
+    throw err;
+  });
+  const relations = await relationCounts(pool(), kb.id, entityId);
+
+  return (
+    <section className="space-y-4">
+      <div>
+        <p className="text-sm text-slate-500">
+          <Link href="/" className="hover:underline">Knowledge bases</Link> / <Link href={`/kb/${kb.slug}`} className="hover:underline">{kb.name}</Link> /
+        </p>
+        <h1 className="text-2xl font-semibold" data-testid="entity-name">{entity.name}</h1>
+        <p className="text-sm text-slate-500">
+          {entity.type} · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree} edges
+          {entity.aliases.length > 0 && <> · also known as {entity.aliases.join(', ')}</>}
+        </p>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <article className="rounded-lg border border-slate-200 bg-white p-4" data-testid="entity-document">
+          <h2 className="mb-2 font-medium">Document</h2>
+          <DocumentView document={entity.document} />
+        </article>
+        <div className="space-y-4">
+          <div className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 className="mb-2 font-medium">Neighbours</h2>
+            <EntityGraph kbSlug={kb.slug} entityId={entity.id} />
+          </div>
+          <div className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 className="mb-2 font-medium">Relations</h2>
+            <CountTable
+              testId="relation-summary"
+              rows={relations.map((r) => ({
+                key: `${r.relation}-${r.direction}`,
+                label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`,
+                count: r.count,
+              }))}
+            />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { db, pool } from '@/lib/db/client';
+import { canManageKb } from '@/lib/kb/members';
+import { kbStatistics } from '@/lib/kb/stats';
+import { CountTable } from '@/components/count-table';
+import { DegreeChart } from '@/components/degree-chart';
+import { KbAccessPanel } from '@/components/kb-access-panel';
+
+export default async function KbPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requirePageUser(`/kb/${slug}`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  const [stats, manages] = await Promise.all([kbStatistics(pool(), kb.id, 20), canManageKb(db(), user, kb.id)]);
+  return (
+    <section className="space-y-6">
+      <div>
+        <p className="text-sm text-slate-500"><Link href="/" className="hover:underline">Knowledge bases</Link> /</p>
+        <h1 className="text-2xl font-semibold">{kb.name}</h1>
+        <p className="mt-1 max-w-3xl text-slate-600">{kb.description}</p>
+        <p className="mt-1 text-xs text-slate-500">Source: {kb.source || '—'} · Licence: {kb.license || '—'}</p>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Entity types">
+          <CountTable rows={stats.entityTypes.map((t) => ({ key: t.name, label: t.name, count: t.count }))} />
+        </Panel>
+        <Panel title="Relation types">
+          <CountTable rows={stats.relations.map((r) => ({ key: r.name, label: r.name, count: r.count }))} />
+        </Panel>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Degree distribution">
+          <DegreeChart buckets={stats.degreeHistogram} />
+        </Panel>
+        <Panel title="Typed triples">
+          <div className="max-h-64 overflow-y-auto">
+            <CountTable
+              testId="triple-table"
+              rows={stats.triples.map((t) => ({
+                key: `${t.source}|${t.relation}|${t.target}`,
+                label: <>{t.source} <span className="text-slate-500">–{t.relation}→</span> {t.target}</>,
+                count: t.count,
+              }))}
+            />
+          </div>
+        </Panel>
+      </div>
+      {manages && <KbAccessPanel slug={kb.slug} />}
+      <Panel title="Most connected entities">
+        <ul className="divide-y divide-slate-100" data-testid="entity-list">
+          {stats.hubs.map((e) => (
+            <li key={e.id} className="flex items-center justify-between py-1.5 text-sm">
+              <Link href={`/kb/${kb.slug}/entities/${e.id}`} className="text-blue-700 hover:underline">{e.name}</Link>
+              <span className="text-slate-500">{e.type} · {e.degree.toLocaleString('en')} edges</span>
+            </li>
+          ))}
+        </ul>
+      </Panel>
+    </section>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 className="mb-2 font-medium">{title}</h2>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+
+export function LoginForm({ returnTo }: { returnTo: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn('credentials', {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+      redirect: false,
+    });
+    setPending(false);
+    if (!result || result.error) {
+      setError(result?.error === 'CredentialsSignin' || !result?.error ? 'Wrong email or password' : result.error);
+      return;
+    }
+    router.replace(returnTo);
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      <label className="block text-sm">
+        <span className="mb-1 block font-medium text-slate-700">Email</span>
+        <input name="email" type="email" autoComplete="username" required
+          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-500 focus:outline-none" />
+      </label>
+      <label className="block text-sm">
+        <span className="mb-1 block font-medium text-slate-700">Password</span>
+        <input name="password" type="password" autoComplete="current-password" required
+          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-500 focus:outline-none" />
+      </label>
+      {error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+      <button type="submit" disabled={pending}
+        className="w-full rounded bg-blue-600 px-3 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-60">
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { encode } from 'next-auth/jwt';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, ANNOTATOR, CURATOR, TEST_PASSWORD, apiSignIn, signIn, submitLogin, uniqueEmail } from './fixtures';
+
+/** Submits the form and waits for next-auth's answer, so consecutive attempts do not overlap. */
+async function attemptLogin(page: Page, email: string, password: string): Promise<void> {
+  const answered = page.waitForResponse((r) => r.url().includes('/api/auth/callback/credentials'));
+  await submitLogin(page, email, password);
+  await answered;
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+}
+
+test('a wrong password shows an error and stays on the sign-in page', async ({ page }) => {
+  await page.goto('/login');
+  await attemptLogin(page, ANNOTATOR, 'not-the-password');
+  await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong email or password');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('current-user')).toHaveCount(0);
+  // The password is never put in the address bar (the form is handled by script, not submitted natively).
+  expect(page.url()).not.toContain('password');
+});
+
+test('removing the session cookie signs the user out, and signing in again returns to the page', async ({ page, context }) => {
+  await signIn(page, CURATOR);
+  await page.goto('/kb/demo-catalogue');
+  await expect(page.getByTestId('current-user')).toBeVisible();
+
+  const sessionCookies = (await context.cookies()).filter((c) => c.name.includes('next-auth.session-token'));
+  expect(sessionCookies.length).toBeGreaterThan(0);
+  for (const c of sessionCookies) await context.clearCookies({ name: c.name });
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fkb%2Fdemo-catalogue$/);
+  await expect(page.getByTestId('current-user')).toHaveCount(0);
+  expect((await page.request.get('/api/kbs')).status()).toBe(401);
+
+  // Signing in from there goes back to the page that asked for it.
+  await submitLogin(page, CURATOR, TEST_PASSWORD);
+  await expect(page).toHaveURL(/\/kb\/demo-catalogue$/);
+  await expect(page.getByTestId('current-user')).toContainText(CURATOR);
+});
+
+test('five failed sign-ins lock the email out, even with the right password', async ({ page, request }) => {
+  // A fresh user, so the per-email limit of this test does not touch the demo accounts.
+  await apiSignIn(request, ADMIN);
+  const email = uniqueEmail('throttled');
+  const password = 'the-right-Passw0rd';
+  const created = await request.post('/api/users', { data: { email, password, role: 'ANNOTATOR' } });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/login');
+  for (let i = 1; i <= 5; i++) {
+    await attemptLogin(page, email, `wrong-password-${i}`);
+    await expect(page.locator('form').getByRole('alert'), `attempt ${i}`).toHaveText('Wrong email or password');
+  }
+  await attemptLogin(page, email, password);
+  await expect(page.locator('form').getByRole('alert')).toHaveText(/^Too many failed sign-ins\. Try again in \d+ minutes?\.$/);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('current-user')).toHaveCount(0);
+
+  // The limit is per email: another account still signs in from the same browser.
+  await signIn(page, ANNOTATOR);
+});
+
+test('an expired or forged session token counts as signed out', async ({ page, context, request, baseURL }) => {
+  await apiSignIn(request, ADMIN);
+  const { users } = (await (await request.get('/api/users')).json()) as { users: { id: number; email: string }[] };
+  const annotator = users.find((u) => u.email === ANNOTATOR)!;
+  const secret = fs.readFileSync(path.join('.data', 'e2e', 'auth-secret'), 'utf8').trim();
+  const claims = { uid: annotator.id, sv: 0, email: ANNOTATOR };
+
+  const valid = await encode({ token: claims, secret, maxAge: 600 });
+  const expired = await encode({ token: claims, secret, maxAge: -60 });
+  const forged = await encode({ token: claims, secret: 'not-the-server-secret', maxAge: 600 });
+  const useToken = async (value: string) => {
+    await context.clearCookies();
+    await context.addCookies([{ name: 'next-auth.session-token', value, url: baseURL! }]);
+  };
+
+  // The same claims with a fresh expiry are accepted, so the refusals below are about expiry and signature.
+  await useToken(valid);
+  expect((await page.request.get('/api/kbs')).status()).toBe(200);
+  for (const token of [expired, forged]) {
+    await useToken(token);
+    expect((await page.request.get('/api/kbs')).status()).toBe(401);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login\?callbackUrl=%2F$/);
+  }
+});

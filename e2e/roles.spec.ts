@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, RATER, signIn, uniqueEmail, waitForHydration } from './fixtures';
+
+test('a rater gets the 403 page for user administration', async ({ page }) => {
+  await signIn(page, RATER);
+  await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  const response = await page.goto('/admin/users');
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole('heading', { name: '403 · Not allowed' })).toBeVisible();
+  await expect(page.getByTestId('user-table')).toHaveCount(0);
+});
+
+test('an admin adds a user, changes its role, and the new user can sign in', async ({ page, browser }) => {
+  const email = uniqueEmail('new-user');
+  const password = 'a-new-Passw0rd';
+
+  await signIn(page, ADMIN);
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expect(page).toHaveURL(/\/admin\/users$/);
+  const table = page.getByTestId('user-table');
+  await expect(table.getByRole('cell', { name: ADMIN })).toBeVisible();
+
+  // Add the user through the form.
+  const addButton = page.getByRole('button', { name: 'Add user' });
+  await expect(addButton).toBeVisible();
+  await waitForHydration(addButton);
+  const form = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Add a user' }) });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Name').fill('E2E New User');
+  await form.getByLabel('Password').fill(password);
+  await form.getByLabel('Role').selectOption({ label: 'annotator' });
+  await addButton.click();
+  await expect(page.getByText(`Added ${email}.`)).toBeVisible();
+  await expect(table.getByRole('cell', { name: email })).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: email })).toContainText('E2E New User');
+  const roleSelect = page.getByLabel(`Role of ${email}`);
+  await expect(roleSelect).toHaveValue('ANNOTATOR');
+  // The form was cleared after success.
+  await expect(form.getByLabel('Email')).toHaveValue('');
+
+  // Change its role to curator with the select.
+  const patched = page.waitForResponse((r) => r.url().includes('/api/users/') && r.request().method() === 'PATCH');
+  await roleSelect.selectOption({ label: 'curator' });
+  expect((await patched).status()).toBe(200);
+  await expect(roleSelect).toHaveValue('CURATOR');
+  await expect(roleSelect).toBeEnabled();
+  await expect(page.locator('main').getByRole('alert')).toHaveCount(0);
+
+  // The change is stored, not only shown.
+  await page.reload();
+  await expect(page.getByLabel(`Role of ${email}`)).toHaveValue('CURATOR');
+
+  // The new user signs in with the password the admin set, with the new role.
+  const context = await browser.newContext();
+  try {
+    const newUserPage = await context.newPage();
+    await signIn(newUserPage, email, password);
+    await expect(newUserPage.getByTestId('current-user')).toHaveText(`${email} · curator`, { useInnerText: true });
+  } finally {
+    await context.close();
+  }
+});

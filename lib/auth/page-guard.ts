@@ -1,0 +1,24 @@
+import { forbidden, notFound, redirect } from 'next/navigation';
+import { db } from '../db/client';
+import { AppError } from '../errors';
+import { getVisibleKb, type KbSummary } from '../kb/access';
+import { can, type Permission } from './roles';
+import { currentUser, type SessionUser } from './session';
+
+/** For server pages: sends anonymous visitors to sign in, answers 403 to a role without the permission. */
+export async function requirePageUser(returnTo: string, permission?: Permission): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (permission && !can(user.role, permission)) forbidden();
+  return user;
+}
+
+/** For server pages: the knowledge base if the user may see it, else the 404 page. */
+export async function requirePageKb(user: SessionUser, slug: string): Promise<KbSummary> {
+  try {
+    return await getVisibleKb(db(), user, slug);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) notFound();
+    throw err;
+  }
+}

@@ -1,0 +1,261 @@
+import type pg from 'pg';
+import { conflict } from '../errors';
+import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
+import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
+import { buildEdgeIndexes, buildEntityIndexes, createStagingTables, dropTables, publishPartitions, stagingTables, type TableNames } from './partitions';
+import { rowWriter } from './row-writer';
+import { IngestIssue, type KnowledgeSource } from './source';
+import { finishJob, recordProgress, startJob, type ImportPhase } from './jobs';
+
+export interface ImportOptions {
+  slug: string;
+  name?: string;
+  description?: string;
+  source?: string;
+  license?: string;
+  visibility?: 'PUBLIC' | 'PRIVATE';
+  format: string;
+  files: string[];
+  onError?: ErrorPolicy;
+  maxErrors?: number;
+  /** Replace an existing knowledge base of this slug (atomically, at the end); otherwise it is an error. */
+  replace?: boolean;
+  /** The user importing; made a member of a knowledge base the import creates, so they can see it. */
+  createdBy?: number | null;
+  /** Called once the job exists, before any row is read: lets a caller answer with the job id and go on in the background. */
+  onJobCreated?: (jobId: number) => void;
+  /** Forces a loading method; by default COPY on PostgreSQL and batched unnest inserts on PGlite. */
+  method?: 'copy' | 'unnest';
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  jobId: number;
+  phase: ImportPhase;
+  rowsRead: number;
+  entities: number;
+  edges: number;
+  errors: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface ImportSummary {
+  jobId: number;
+  kbId: number;
+  slug: string;
+  entities: number;
+  edges: number;
+  duplicateEdges: number;
+  entityTypes: Record<string, number>;
+  relations: Record<string, number>;
+  errors: { file: string; line: number; reason: string }[];
+  method: 'copy' | 'unnest';
+  seconds: number;
+}
+
+const ENTITY_BATCH = 2_000;
+const EDGE_BATCH = 20_000;
+
+/**
+ * Imports a knowledge source as a job. Rows stream into staging tables; indexes and statistics are
+ * built after the load; the result is published in one short transaction. Until then nothing is
+ * visible, and a failed or cancelled import leaves no trace (a re-import leaves the old version as it
+ * was). Entities keep their internal ids across re-imports, matched by external id.
+ */
+export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource, opts: ImportOptions): Promise<ImportSummary> {
+  const started = Date.now();
+  const log = new IssueLog(opts.onError ?? 'stop', opts.maxErrors ?? 1000);
+  const { kbId, created } = await claimKnowledgeBase(pool, opts);
+  const jobId = await startJob(pool, { kbId, slug: opts.slug, format: opts.format, files: opts.files, createdBy: opts.createdBy ?? null });
+  opts.onJobCreated?.(jobId);
+  const staging = stagingTables(jobId);
+  const client = await pool.connect();
+  let released = false;
+  const state = { phase: 'starting' as ImportPhase, rowsRead: 0, entities: 0, edges: 0 };
+  const report = async (phase: ImportPhase) => {
+    state.phase = phase;
+    const p = { jobId, ...state, errors: log.issues.length, bytesDone: source.progress().done, bytesTotal: source.progress().total };
+    opts.onProgress?.(p);
+    const { cancelRequested } = await recordProgress(pool, jobId, p, log.issues);
+    if (cancelRequested) throw new ImportAborted('Import cancelled', log.issues, true);
+  };
+
+  try {
+    await createStagingTables(client, staging);
+    const writer = await rowWriter(client, kbId, staging, opts.method);
+    const types = new NameRegistry(pool, 'node_type', kbId);
+    const relations = new NameRegistry(pool, 'edge_type', kbId);
+    let stats = await loadRows(client, kbId, source, writer, types, relations, log, state, report);
+
+    await report('indexes');
+    await buildEntityIndexes(client, staging, kbId);
+    const duplicateEdges = await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
+    await report('statistics');
+    await client.query(`ANALYZE ${staging.entity}`);
+    await client.query(`ANALYZE ${staging.edge}`);
+    // Degrees and counts were tallied while loading; merged duplicates make them recount in SQL.
+    if (duplicateEdges > 0) stats = await recountInDatabase(client, staging);
+
+    await report('publishing');
+    const counts = await publish(client, kbId, staging, stats, opts);
+    const summary: ImportSummary = {
+      jobId,
+      kbId,
+      slug: opts.slug,
+      entities: state.entities,
+      edges: state.edges - duplicateEdges,
+      duplicateEdges,
+      ...counts,
+      errors: log.issues.map((i) => ({ file: i.file, line: i.line, reason: i.reason })),
+      method: writer.method,
+      seconds: (Date.now() - started) / 1000,
+    };
+    await finishJob(pool, jobId, 'SUCCEEDED', { ...state, phase: 'done' }, log.issues, summary, null);
+    return summary;
+  } catch (err) {
+    // The loading connection may be mid-COPY and holding locks on the staging tables: close it
+    // (the server then aborts the COPY and frees the locks) before the tables are dropped.
+    client.release(true);
+    released = true;
+    const fatal = err instanceof IngestIssue ? new ImportAborted(`Import stopped at ${err}`, [...log.issues, err]) : err;
+    const cancelled = fatal instanceof ImportAborted && fatal.cancelled;
+    const issues = fatal instanceof ImportAborted ? fatal.issues : log.issues;
+    await finishJob(pool, jobId, cancelled ? 'CANCELLED' : 'FAILED', state, issues, null, (fatal as Error).message).catch(() => {});
+    await discardImport(pool, kbId, created, staging).catch(() => {});
+    throw fatal;
+  } finally {
+    if (!released) client.release();
+  }
+}
+
+/** The knowledge base the import writes to: a new one in LOADING state (invisible), or the one it replaces. */
+async function claimKnowledgeBase(pool: pg.Pool, opts: ImportOptions): Promise<{ kbId: number; created: boolean }> {
+  const existing = await pool.query<{ id: number; status: string }>('SELECT id, status FROM knowledge_base WHERE slug = $1', [opts.slug]);
+  const row = existing.rows[0];
+  if (row) {
+    if (!opts.replace) throw conflict(`Knowledge base "${opts.slug}" already exists; re-import it with replace`);
+    const running = await pool.query(`SELECT id FROM import_job WHERE kb_id = $1 AND status = 'RUNNING'`, [row.id]);
+    if (running.rows.length) throw conflict(`Knowledge base "${opts.slug}" is being imported already (job ${running.rows[0].id})`);
+    return { kbId: row.id, created: false };
+  }
+  const { rows } = await pool.query<{ id: number }>(
+    `INSERT INTO knowledge_base (slug, name, description, source, license, visibility, status)
+     VALUES ($1, $2, $3, $4, $5, $6::visibility, 'LOADING') RETURNING id`,
+    [opts.slug, opts.name ?? opts.slug, opts.description ?? '', opts.source ?? '', opts.license ?? '', opts.visibility ?? 'PRIVATE'],
+  );
+  const kbId = rows[0]!.id;
+  if (opts.createdBy) await pool.query('INSERT INTO kb_member (kb_id, user_id) VALUES ($1, $2)', [kbId, opts.createdBy]);
+  return { kbId, created: true };
+}
+
+/** The same (source, relation, target) given twice is one edge: on a key violation keep the first, count the rest. */
+async function buildEdgeIndexesMergingDuplicates(client: pg.PoolClient, t: TableNames, kbId: number): Promise<number> {
+  try {
+    await buildEdgeIndexes(client, t, kbId);
+    return 0;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+  }
+  const { rowCount } = await client.query(
+    `DELETE FROM ${t.edge} WHERE ctid IN (
+       SELECT ctid FROM (SELECT ctid, row_number() OVER (PARTITION BY source_id, type_id, target_id) AS k FROM ${t.edge}) x WHERE k > 1)`,
+  );
+  await buildEdgeIndexes(client, t, kbId);
+  return rowCount ?? 0;
+}
+
+/** The slow path after duplicates were merged: degrees and every count read back from the tables. */
+async function recountInDatabase(client: pg.PoolClient, t: TableNames): Promise<LoadedStatistics> {
+  await client.query(
+    `UPDATE ${t.entity} e SET degree = coalesce(d.n, 0)
+       FROM ${t.entity} e2 LEFT JOIN (SELECT id, sum(n)::int AS n FROM (
+               SELECT source_id AS id, count(*) AS n FROM ${t.edge} GROUP BY source_id
+               UNION ALL
+               SELECT target_id, count(*) FROM ${t.edge} GROUP BY target_id) x GROUP BY id) d ON d.id = e2.id
+      WHERE e.id = e2.id`,
+  );
+  const types = await client.query<{ id: number; n: number }>(`SELECT type_id AS id, count(*)::int AS n FROM ${t.entity} GROUP BY type_id`);
+  const relations = await client.query<{ id: number; n: string }>(`SELECT type_id AS id, count(*) AS n FROM ${t.edge} GROUP BY type_id`);
+  const triples = await client.query<{ source: number; relation: number; target: number; n: string }>(
+    `SELECT s.type_id AS source, e.type_id AS relation, o.type_id AS target, count(*) AS n
+       FROM ${t.edge} e JOIN ${t.entity} s ON s.id = e.source_id JOIN ${t.entity} o ON o.id = e.target_id
+      GROUP BY 1, 2, 3`,
+  );
+  const degrees = await client.query<{ bucket: number; count: number }>(
+    `SELECT CASE WHEN degree = 0 THEN 0 ELSE floor(log(2, degree))::int + 1 END AS bucket, count(*)::int AS count
+       FROM ${t.entity} GROUP BY 1 ORDER BY 1`,
+  );
+  return {
+    typeCounts: new Map(types.rows.map((r) => [r.id, r.n])),
+    relationCounts: new Map(relations.rows.map((r) => [r.id, Number(r.n)])),
+    triples: triples.rows.map((r) => ({ ...r, n: Number(r.n) })),
+    degreeHistogram: degrees.rows.map(({ bucket, count }) => degreeRange(bucket, count)),
+  };
+}
+
+/** Swaps the new version in and writes its counts, in one short transaction. */
+async function publish(client: pg.PoolClient, kbId: number, staging: TableNames, stats: LoadedStatistics, opts: ImportOptions): Promise<Pick<ImportSummary, 'entityTypes' | 'relations'>> {
+  const types = [...stats.typeCounts].map(([typeId, n]) => ({ typeId, n }));
+  const relationCounts = [...stats.relationCounts].map(([typeId, n]) => ({ typeId, n }));
+  const ids = (xs: { typeId: number }[]) => xs.map((x) => x.typeId);
+  const counts = (xs: { n: number }[]) => xs.map((x) => x.n);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT id FROM knowledge_base WHERE id = $1 FOR UPDATE', [kbId]);
+    await publishPartitions(client, kbId, staging);
+    await client.query('DELETE FROM schema_triple WHERE kb_id = $1', [kbId]);
+    await client.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(types)]);
+    await client.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(relationCounts)]);
+    await client.query(
+      'UPDATE node_type t SET entity_count = c.n FROM unnest($1::int[], $2::int[]) AS c(id, n) WHERE t.id = c.id',
+      [ids(types), counts(types)],
+    );
+    await client.query(
+      'UPDATE edge_type t SET edge_count = c.n FROM unnest($1::int[], $2::bigint[]) AS c(id, n) WHERE t.id = c.id',
+      [ids(relationCounts), counts(relationCounts)],
+    );
+    await client.query(
+      `INSERT INTO schema_triple (kb_id, source_type_id, edge_type_id, target_type_id, edge_count)
+       SELECT $1, s, r, o, n FROM unnest($2::int[], $3::int[], $4::int[], $5::bigint[]) AS u(s, r, o, n)`,
+      [kbId, stats.triples.map((x) => x.source), stats.triples.map((x) => x.relation), stats.triples.map((x) => x.target), counts(stats.triples)],
+    );
+    await client.query(
+      `UPDATE knowledge_base SET status = 'READY', updated_at = now(),
+          name = coalesce($2, name), description = coalesce($3, description), source = coalesce($4, source), license = coalesce($5, license),
+          entity_count = $6, edge_count = $7, degree_histogram = $8::jsonb
+        WHERE id = $1`,
+      [kbId, opts.name ?? null, opts.description ?? null, opts.source ?? null, opts.license ?? null,
+        types.reduce((a, x) => a + x.n, 0), relationCounts.reduce((a, x) => a + x.n, 0), JSON.stringify(stats.degreeHistogram)],
+    );
+    const typeRows = await client.query<{ name: string; n: number }>('SELECT name, entity_count AS n FROM node_type WHERE kb_id = $1 ORDER BY name', [kbId]);
+    const rels = await client.query<{ name: string; n: string }>('SELECT name, edge_count AS n FROM edge_type WHERE kb_id = $1 ORDER BY name', [kbId]);
+    await client.query('COMMIT');
+    return {
+      entityTypes: Object.fromEntries(typeRows.rows.map((r) => [r.name, r.n])),
+      relations: Object.fromEntries(rels.rows.map((r) => [r.name, Number(r.n)])),
+    };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Removes what a failed import wrote: its staging tables, and either the knowledge base it created
+ * or the type and relation rows it added to the one it was replacing.
+ */
+export async function discardImport(pool: pg.Pool, kbId: number, created: boolean, staging: TableNames): Promise<void> {
+  await dropTables(pool, staging);
+  if (created) {
+    await pool.query(`DELETE FROM knowledge_base WHERE id = $1 AND status = 'LOADING'`, [kbId]);
+  } else {
+    await forgetUnusedNames(pool, kbId);
+  }
+}
+
+/** After a failed re-import: type and relation rows it created, which the live version does not use. */
+async function forgetUnusedNames(pool: pg.Pool, kbId: number): Promise<void> {
+  await pool.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM entity e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
+  await pool.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM edge e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
+}

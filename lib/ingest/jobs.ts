@@ -1,0 +1,58 @@
+import type pg from 'pg';
+import type { IngestIssue } from './source';
+
+export type ImportPhase = 'starting' | 'entities' | 'edges' | 'indexes' | 'statistics' | 'publishing' | 'done';
+export type JobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+interface Progress {
+  phase: ImportPhase;
+  rowsRead: number;
+  entities: number;
+  edges: number;
+  bytesDone?: number;
+  bytesTotal?: number;
+}
+
+// Progress is written at most this often (phase changes always), so a fast import is not slowed by it.
+const WRITE_INTERVAL_MS = 500;
+const lastWrite = new Map<number, { at: number; phase: ImportPhase }>();
+
+const issueJson = (issues: IngestIssue[]) => JSON.stringify(issues.map((i) => ({ file: i.file, line: i.line, reason: i.reason })));
+
+export async function startJob(pool: pg.Pool, job: { kbId: number; slug: string; format: string; files: string[]; createdBy: number | null }): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `INSERT INTO import_job (kb_id, slug, format, files, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [job.kbId, job.slug, job.format, job.files, job.createdBy],
+  );
+  return rows[0]!.id;
+}
+
+/** Saves progress (throttled) and tells the importer whether someone asked to cancel. */
+export async function recordProgress(pool: pg.Pool, jobId: number, p: Progress, issues: IngestIssue[]): Promise<{ cancelRequested: boolean }> {
+  const last = lastWrite.get(jobId);
+  const now = Date.now();
+  if (last && last.phase === p.phase && now - last.at < WRITE_INTERVAL_MS) return { cancelRequested: false };
+  lastWrite.set(jobId, { at: now, phase: p.phase });
+  const { rows } = await pool.query<{ cancel_requested: boolean }>(
+    `UPDATE import_job SET phase = $2, rows_read = $3, entities = $4, edges = $5, bytes_done = $6, bytes_total = $7,
+            error_count = $8, errors = $9::jsonb, updated_at = now()
+      WHERE id = $1 RETURNING cancel_requested`,
+    [jobId, p.phase, p.rowsRead, p.entities, p.edges, p.bytesDone ?? 0, p.bytesTotal ?? 0, issues.length, issueJson(issues)],
+  );
+  return { cancelRequested: rows[0]?.cancel_requested ?? false };
+}
+
+export async function finishJob(pool: pg.Pool, jobId: number, status: Exclude<JobStatus, 'RUNNING'>, p: Progress, issues: IngestIssue[], summary: unknown, message: string | null): Promise<void> {
+  lastWrite.delete(jobId);
+  await pool.query(
+    `UPDATE import_job SET status = $2::import_status, phase = $3, rows_read = $4, entities = $5, edges = $6,
+            error_count = $7, errors = $8::jsonb, summary = $9::jsonb, message = $10, updated_at = now(), finished_at = now()
+      WHERE id = $1`,
+    [jobId, status, p.phase, p.rowsRead, p.entities, p.edges, issues.length, issueJson(issues), summary === null ? null : JSON.stringify(summary), message],
+  );
+}
+
+export async function requestCancel(pool: pg.Pool, jobId: number): Promise<boolean> {
+  const { rowCount } = await pool.query(`UPDATE import_job SET cancel_requested = true WHERE id = $1 AND status = 'RUNNING'`, [jobId]);
+  return (rowCount ?? 0) > 0;
+}

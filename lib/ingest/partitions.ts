@@ -1,0 +1,85 @@
+import type pg from 'pg';
+
+type Queryable = Pick<pg.ClientBase, 'query'>;
+
+export interface TableNames {
+  entity: string;
+  edge: string;
+}
+
+/**
+ * Each knowledge base's entities and edges live in their own partitions of `entity` and `edge`
+ * (`entity_kb_<kb id>`, `edge_kb_<kb id>`). An import fills standalone staging tables
+ * (`entity_load_<job id>`, ...) without indexes, builds the indexes once at the end, and publishes
+ * them by swapping partitions in one short transaction: attaching reuses the indexes and, thanks to the
+ * CHECK constraint, scans nothing. Names derive from integer ids only; no user text reaches this SQL.
+ */
+export function liveTables(kbId: number): TableNames {
+  return { entity: `entity_kb_${positive(kbId)}`, edge: `edge_kb_${positive(kbId)}` };
+}
+
+export function stagingTables(jobId: number): TableNames {
+  return { entity: `entity_load_${positive(jobId)}`, edge: `edge_load_${positive(jobId)}` };
+}
+
+function positive(id: number): number {
+  if (!Number.isInteger(id) || id <= 0) throw new Error(`Not an id: ${id}`);
+  return id;
+}
+
+export async function createStagingTables(db: Queryable, t: TableNames): Promise<void> {
+  await db.query(`CREATE TABLE ${t.entity} (LIKE entity INCLUDING DEFAULTS INCLUDING GENERATED)`);
+  await db.query(`CREATE TABLE ${t.edge} (LIKE edge INCLUDING DEFAULTS)`);
+}
+
+// The indexes the partitioned parents declare (see the first migration), built once after the load.
+export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: number): Promise<void> {
+  await runAll(db, [
+    `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_kb CHECK (kb_id = ${positive(kbId)})`,
+    `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_pkey PRIMARY KEY (kb_id, id)`,
+    `CREATE UNIQUE INDEX ${t.entity}_external_id ON ${t.entity} (kb_id, external_id)`,
+    `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
+    `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
+  ]);
+}
+
+/** Fails with a unique violation (23505) when the same edge was loaded twice. */
+export async function buildEdgeIndexes(db: Queryable, t: TableNames, kbId: number): Promise<void> {
+  await runAll(db, [
+    `ALTER TABLE ${t.edge} ADD CONSTRAINT ${t.edge}_pkey PRIMARY KEY (kb_id, source_id, type_id, target_id)`,
+    `ALTER TABLE ${t.edge} ADD CONSTRAINT ${t.edge}_kb CHECK (kb_id = ${positive(kbId)})`,
+    `CREATE INDEX ${t.edge}_target ON ${t.edge} (kb_id, target_id, type_id, source_id)`,
+  ]);
+}
+
+async function runAll(db: Queryable, statements: string[]): Promise<void> {
+  for (const sql of statements) await db.query(sql);
+}
+
+const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search'], edge: ['pkey', 'target'] } as const;
+
+async function exists(db: Queryable, table: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = 'r'`, [table]);
+  return rows.length > 0;
+}
+
+/** Swaps the staging tables in as the knowledge base's partitions; call inside a transaction. */
+export async function publishPartitions(db: Queryable, kbId: number, staging: TableNames): Promise<void> {
+  const live = liveTables(kbId);
+  for (const kind of ['edge', 'entity'] as const) {
+    if (await exists(db, live[kind])) {
+      await db.query(`ALTER TABLE ${kind} DETACH PARTITION ${live[kind]}`);
+      await db.query(`DROP TABLE ${live[kind]}`);
+    }
+    await db.query(`ALTER TABLE ${staging[kind]} RENAME TO ${live[kind]}`);
+    // Indexes and constraints follow the table's name, so a DBA reading the catalog is not misled.
+    for (const suffix of INDEX_SUFFIXES[kind]) await db.query(`ALTER INDEX ${staging[kind]}_${suffix} RENAME TO ${live[kind]}_${suffix}`);
+    await db.query(`ALTER TABLE ${live[kind]} RENAME CONSTRAINT ${staging[kind]}_kb TO ${live[kind]}_kb`);
+    await db.query(`ALTER TABLE ${kind} ATTACH PARTITION ${live[kind]} FOR VALUES IN (${positive(kbId)})`);
+  }
+}
+
+/** Drops tables that may or may not exist: staging tables of a failed import, a deleted knowledge base's partitions. */
+export async function dropTables(db: Queryable, t: TableNames): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${t.edge}, ${t.entity}`);
+}

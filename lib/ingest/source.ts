@@ -1,0 +1,48 @@
+/**
+ * What every importer reads: a knowledge source yields entities in a first pass and edges in a second,
+ * each record or problem carrying the file and line it came from. Readers stream; they never hold a
+ * file in memory.
+ */
+export interface SourcePosition {
+  file: string;
+  line: number;
+}
+
+export interface EntityRecord {
+  externalId: string;
+  type: string;
+  name: string;
+  aliases: string[];
+  document: Record<string, unknown>;
+  at: SourcePosition;
+}
+
+export interface EdgeRecord {
+  source: string;
+  relation: string;
+  target: string;
+  properties: Record<string, unknown> | null;
+  at: SourcePosition;
+}
+
+/** A row that cannot be imported: where it is and why. */
+export class IngestIssue {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {}
+
+  toString(): string {
+    return `${this.file}:${this.line}: ${this.reason}`;
+  }
+}
+
+export interface KnowledgeSource {
+  /** Pass 1. Every entity once; a repeated id is the importer's to report. */
+  entities(): AsyncIterable<EntityRecord | IngestIssue>;
+  /** Pass 2, after all entities. Endpoints are external ids. */
+  edges(): AsyncIterable<EdgeRecord | IngestIssue>;
+  /** Bytes read so far over the bytes both passes will read, for progress bars. */
+  progress(): { done: number; total: number };
+}

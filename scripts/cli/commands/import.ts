@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import cliProgress from 'cli-progress';
+import { pool } from '../../../lib/db/client';
+import { importKnowledgeBase, type ImportProgress } from '../../../lib/ingest/importer';
+import { errorReportTsv, ImportAborted, type ErrorPolicy } from '../../../lib/ingest/issues';
+import { openSource, type ImportFormat } from '../../../lib/ingest/readers';
+import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
+import { withDatabase } from '../database';
+import { report } from '../output';
+
+export interface ImportCommandOptions {
+  kb: string;
+  format: ImportFormat;
+  name?: string;
+  onError: ErrorPolicy;
+  maxErrors: number;
+  public?: boolean;
+  errorReport?: string;
+  json?: boolean;
+}
+
+/** A progress bar on a terminal: share of the input read, rows per second, errors so far. */
+function progressBar(enabled: boolean) {
+  if (!enabled) return { update: (_p: ImportProgress) => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { format: '{phase} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | {errors} errors', hideCursor: true, stream: process.stderr },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = Date.now();
+  bar.start(100, 0, { phase: 'starting'.padEnd(10), rows: 0, rate: 0, errors: 0 });
+  return {
+    update(p: ImportProgress) {
+      const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+      const percent = p.bytesTotal ? Math.min(100, Math.floor((100 * p.bytesDone) / p.bytesTotal)) : 0;
+      bar.update(percent, { phase: p.phase.padEnd(10), rows: p.rowsRead.toLocaleString('en'), rate: Math.round(p.rowsRead / seconds).toLocaleString('en'), errors: p.errors });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+function writeErrorReport(file: string, errors: { file: string; line: number; reason: string }[]): void {
+  fs.writeFileSync(file, errorReportTsv(errors));
+}
+
+export async function run(files: string[], opts: ImportCommandOptions): Promise<void> {
+  const missing = files.filter((f) => !fs.existsSync(f));
+  if (missing.length) throw new Error(`No such file: ${missing.join(', ')}`);
+  const source = openSource(opts.format, files);
+  const bar = progressBar(!opts.json && !!process.stderr.isTTY);
+  try {
+    const summary = await withDatabase(async () => {
+      await recoverAbandonedImports(pool());
+      return importKnowledgeBase(pool(), source, {
+        slug: opts.kb,
+        name: opts.name,
+        format: opts.format,
+        files: files.map((f) => fs.realpathSync(f)),
+        onError: opts.onError,
+        maxErrors: opts.maxErrors,
+        visibility: opts.public ? 'PUBLIC' : undefined,
+        replace: true,
+        onProgress: bar.update,
+      });
+    }, { quiet: opts.json });
+    bar.stop();
+    if (opts.errorReport) writeErrorReport(opts.errorReport, summary.errors);
+    report(!!opts.json, summary, () => [
+      `Imported ${summary.slug}: ${summary.entities.toLocaleString('en')} entities, ${summary.edges.toLocaleString('en')} edges in ${summary.seconds.toFixed(1)} s (${summary.method})`,
+      `Entity types: ${Object.entries(summary.entityTypes).map(([t, n]) => `${t} ${n}`).join(', ')}`,
+      `Relations: ${Object.entries(summary.relations).map(([t, n]) => `${t} ${n}`).join(', ')}`,
+      ...(summary.duplicateEdges ? [`${summary.duplicateEdges} duplicate edges merged`] : []),
+      ...(summary.errors.length ? [`Skipped ${summary.errors.length} bad rows${opts.errorReport ? ` (listed in ${opts.errorReport})` : ''}:`, ...summary.errors.slice(0, 10).map((e) => `  ${e.file}:${e.line}: ${e.reason}`)] : []),
+    ].join('\n'));
+  } catch (err) {
+    bar.stop();
+    if (err instanceof ImportAborted) {
+      if (opts.errorReport) writeErrorReport(opts.errorReport, err.issues);
+      const shown = err.issues.slice(-10).map((i) => `  ${i}`);
+      throw new Error([err.message, 'Nothing was imported.', ...(err.issues.length > 1 ? ['Problems found:', ...shown] : [])].join('\n'));
+    }
+    throw err;
+  }
+}

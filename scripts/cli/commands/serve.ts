@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { closeDb, db, pool } from '../../../lib/db/client';
+import { openEmbedded, type EmbeddedDatabase } from '../../../lib/db/embedded';
+import { migrate } from '../../../lib/db/migrate';
+import { dataDir, projectRoot } from '../../../lib/db/paths';
+import { seedDemo } from '../../../lib/demo/seed';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dev: boolean;
+  demo?: boolean;
+}
+
+const nextBin = () => path.join(projectRoot(), 'node_modules', 'next', 'dist', 'bin', 'next');
+
+/**
+ * Starts the app: the database (DATABASE_URL, or the embedded one owned by this process), migrations,
+ * the demo when on the embedded database, then `next start` (or `next dev`) as a child process.
+ */
+export async function run(opts: ServeOptions): Promise<void> {
+  if (!opts.dev && !fs.existsSync(path.join(projectRoot(), '.next', 'BUILD_ID'))) {
+    console.log('No production build yet: building the app (about a minute, once)...');
+    await runProcess(process.execPath, [nextBin(), 'build']);
+  }
+
+  let embedded: EmbeddedDatabase | undefined;
+  if (!process.env.DATABASE_URL) {
+    embedded = await openEmbedded({ owner: 'server', port: optionalPort(process.env.SKB_DB_PORT), log: console.log });
+    process.env.DATABASE_URL = embedded.url;
+    console.log(`Embedded database (PGlite) in ${path.join(dataDir(), 'pglite')}`);
+  }
+  const stopDatabase = async () => {
+    await closeDb().catch(() => {});
+    await embedded?.stop().catch(() => {});
+  };
+
+  try {
+    const migrations = await migrate(process.env.DATABASE_URL!);
+    if (migrations.applied.length) console.log(`Applied migrations: ${migrations.applied.join(', ')}`);
+    const credentials = (opts.demo ?? !!embedded) ? await loadDemo() : [];
+    await closeDb();
+
+    const url = `http://${opts.host === '0.0.0.0' ? 'localhost' : opts.host}:${opts.port}`;
+    const child = spawn(process.execPath, [nextBin(), opts.dev ? 'dev' : 'start', '-p', String(opts.port), '-H', opts.host], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, NEXTAUTH_SECRET: authSecret() },
+    });
+    announce(url, credentials);
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 0 : 1))));
+    await stopDatabase();
+    process.exitCode = code;
+  } catch (err) {
+    await stopDatabase();
+    throw err;
+  }
+}
+
+async function loadDemo(): Promise<{ email: string; password: string | null }[]> {
+  const stored = readStoredCredentials();
+  const result = await seedDemo(pool(), db(), { password: process.env.SKB_DEMO_PASSWORD });
+  for (const kb of result.knowledgeBases.filter((k) => k.loaded)) {
+    console.log(`Loaded demo knowledge base ${kb.slug}: ${kb.entities} entities, ${kb.edges} edges`);
+  }
+  // Generated passwords are kept (git-ignored, owner-only) so every start can print them again.
+  const merged = result.users.map((u) => ({ email: u.email, password: u.password ?? stored[u.email] ?? null }));
+  fs.writeFileSync(credentialsFile(), JSON.stringify(Object.fromEntries(merged.map((u) => [u.email, u.password])), null, 2), { mode: 0o600 });
+  return merged;
+}
+
+const credentialsFile = () => path.join(dataDir(), 'demo-credentials.json');
+
+function readStoredCredentials(): Record<string, string> {
+  try {
+    return JSON.parse(fs.readFileSync(credentialsFile(), 'utf8')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/** NEXTAUTH_SECRET when set, else a random one created once and kept in the data folder. */
+function authSecret(): string {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = path.join(dataDir(), 'auth-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir(), { recursive: true });
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+function announce(url: string, credentials: { email: string; password: string | null }[]): void {
+  const lines = [`SKB Studio: ${url}`];
+  if (credentials.length) {
+    lines.push('Demo accounts (email / password):');
+    for (const c of credentials) lines.push(`  ${c.email.padEnd(22)} ${c.password ?? '(password set earlier)'}`);
+  }
+  console.log(`\n${lines.join('\n')}\n`);
+}
+
+function optionalPort(value: string | undefined): number | undefined {
+  return value ? Number(value) : undefined;
+}
+
+function runProcess(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: projectRoot() });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} failed with exit code ${code}`))));
+  });
+}

@@ -1,0 +1,138 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { parseRole } from '../../lib/auth/roles';
+import { AppError } from '../../lib/errors';
+import { IMPORT_FORMATS } from '../../lib/ingest/readers';
+
+// Each command's module is loaded only when it runs, so `--help` stays quick.
+const load = {
+  migrate: () => import('./commands/migrate'),
+  createUser: () => import('./commands/create-user'),
+  users: () => import('./commands/users'),
+  demo: () => import('./commands/demo'),
+  serve: () => import('./commands/serve'),
+  import: () => import('./commands/import'),
+  generate: () => import('./commands/generate'),
+  kbStats: () => import('./commands/kb-stats'),
+  kbDelete: () => import('./commands/kb-delete'),
+};
+
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number');
+  return n;
+}
+
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return (value: string): T => {
+    if (!allowed.includes(value as T)) throw new InvalidArgumentError(`must be one of ${allowed.join(', ')}`);
+    return value as T;
+  };
+}
+
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('must be a port number (1-65535)');
+  return n;
+}
+
+function role(value: string) {
+  try {
+    return parseRole(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command('skb')
+    .description('SKB Studio: explore semi-structured knowledge bases and build retrieval benchmarks on them.\n' +
+      'Works on DATABASE_URL when set, otherwise on the embedded database in .data/.')
+    .showHelpAfterError();
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations (each once, all or nothing).')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.migrate()).run(opts));
+
+  program
+    .command('create-user')
+    .description('Create a user. The password is read from stdin (typed twice, hidden, on a terminal).')
+    .requiredOption('--email <email>', 'sign-in email')
+    .requiredOption('--role <role>', 'admin, curator, annotator or rater', role)
+    .option('--name <name>', 'display name')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.createUser()).run(opts));
+
+  program
+    .command('users')
+    .description('List users and their roles.')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.users()).run(opts));
+
+  program
+    .command('demo')
+    .description('Load the demo knowledge bases and demo accounts (what is missing of them).')
+    .option('--replace', 'reload the demo knowledge bases even if present')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.demo()).run(opts));
+
+  program
+    .command('serve')
+    .description('Run the web app (builds it first if needed). Without DATABASE_URL it runs the embedded database and loads the demo.')
+    .option('-p, --port <port>', 'HTTP port', portNumber, Number(process.env.PORT ?? 3000))
+    .option('-H, --host <host>', 'interface to listen on', process.env.HOST ?? '127.0.0.1')
+    .option('--dev', 'run the Next.js development server')
+    .option('--demo', 'load the demo also on DATABASE_URL')
+    .option('--no-demo', 'do not load the demo on the embedded database')
+    .action(async (opts) => (await load.serve()).run({ ...opts, dev: !!opts.dev }));
+
+  program
+    .command('import')
+    .description('Import files as a knowledge base (replacing it atomically if the slug exists). Formats: docs/formats.md.')
+    .argument('<files...>', 'input files')
+    .requiredOption('--kb <slug>', 'knowledge-base slug')
+    .requiredOption('--format <format>', IMPORT_FORMATS.join('|'), oneOf(IMPORT_FORMATS))
+    .option('--name <name>', 'display name (default: the slug)')
+    .option('--on-error <policy>', 'stop at the first bad row, or skip bad rows', oneOf(['stop', 'skip'] as const), 'stop')
+    .option('--max-errors <n>', 'with --on-error skip: give up after this many bad rows', positiveInt, 1000)
+    .option('--public', 'make a new knowledge base visible to every signed-in user (default: private)')
+    .option('--error-report <file>', 'write every bad row (file, line, reason) to this TSV file')
+    .option('--json', 'machine-readable summary')
+    .action(async (files, opts) => (await load.import()).run(files, opts));
+
+  program
+    .command('generate')
+    .description('Write a synthetic knowledge base in the native format (skewed degrees, hubs, long documents).')
+    .requiredOption('--entities <n>', 'number of entities')
+    .requiredOption('--edges <n>', 'number of edges')
+    .requiredOption('--out <dir>', 'output folder (entities.jsonl, edges.tsv)')
+    .option('--seed <n>', 'random seed', '1')
+    .option('--json', 'machine-readable summary')
+    .action(async (opts) => (await load.generate()).run(opts));
+
+  const kb = program.command('kb').description('Knowledge-base commands.');
+  kb.command('stats')
+    .description('Schema statistics: entities per type, edges per relation and per typed triple, degree distribution, hubs.')
+    .argument('<slug>', 'knowledge-base slug')
+    .option('--json', 'machine-readable output')
+    .action(async (slug, opts) => (await load.kbStats()).run(slug, opts));
+  kb.command('delete')
+    .description('Delete a knowledge base and everything in it.')
+    .argument('<slug>', 'knowledge-base slug')
+    .option('--json', 'machine-readable output')
+    .action(async (slug, opts) => (await load.kbDelete()).run(slug, opts));
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    const message = err instanceof AppError && err.details ? `${err.message}\n${JSON.stringify(err.details, null, 2)}` : (err as Error).message;
+    process.stderr.write(`skb: ${message}\n`);
+    process.exitCode = 1;
+  }
+}

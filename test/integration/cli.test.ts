@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbedded } from '../../lib/db/embedded';
+import { readMigrations } from '../../lib/db/migrate';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { runSkb } from '../support/run-skb';
+
+const SKB = path.join(process.cwd(), 'bin', 'skb.mjs');
+const embeddedMode = process.env.SKB_TEST_DB === 'embedded';
+
+/**
+ * Runs the real `skb` command. On the postgres suite it gets DATABASE_URL; on the embedded suite it
+ * gets no DATABASE_URL and a data folder of its own, exactly as on a fresh checkout.
+ */
+describe('skb CLI', () => {
+  let testDb: TestDatabase | undefined;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-'));
+    env = { ...process.env, SKB_DATA_DIR: dataDir, DATABASE_URL: '' };
+    if (!embeddedMode) {
+      testDb = await createTestDatabase();
+      env.DATABASE_URL = testDb.url;
+    }
+  });
+  afterAll(async () => {
+    await testDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function skb(args: string[], input?: string) {
+    const r = spawnSync(process.execPath, [SKB, ...args], { env, input, encoding: 'utf8', timeout: 120_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it('has --help on the program and on every command', () => {
+    const top = skb(['--help']);
+    expect(top.code).toBe(0);
+    for (const command of ['migrate', 'create-user', 'users', 'demo', 'serve', 'import', 'generate', 'kb']) {
+      expect(top.stdout).toContain(command);
+      const help = skb([command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout).toContain(`Usage: skb ${command}`);
+    }
+  });
+
+  it('migrates, and reports as JSON', () => {
+    const first = skb(['migrate', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const names = readMigrations().map((m) => m.name);
+    expect(JSON.parse(first.stdout)).toEqual({ applied: names, alreadyApplied: [] });
+    const second = skb(['migrate', '--json']);
+    expect(JSON.parse(second.stdout)).toEqual({ applied: [], alreadyApplied: names });
+  });
+
+  it('creates a user with the password from stdin, and lists it', () => {
+    const created = skb(['create-user', '--email', 'First.Admin@example.org', '--role', 'admin', '--json'], 'a strong password\n');
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ email: 'first.admin@example.org', role: 'ADMIN' });
+    const users = JSON.parse(skb(['users', '--json']).stdout) as { email: string; role: string }[];
+    expect(users).toEqual([expect.objectContaining({ email: 'first.admin@example.org', role: 'ADMIN' })]);
+  });
+
+  it('explains bad input and exits non-zero without writing', () => {
+    const badRole = skb(['create-user', '--email', 'x@example.org', '--role', 'king'], 'a strong password\n');
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.stderr).toContain('Unknown role "king"');
+    const shortPassword = skb(['create-user', '--email', 'x@example.org', '--role', 'rater'], 'short\n');
+    expect(shortPassword.code).toBe(1);
+    expect(shortPassword.stderr).toContain('must be at least 8 characters');
+    const duplicate = skb(['create-user', '--email', 'first.admin@example.org', '--role', 'rater'], 'a strong password\n');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+    const users = JSON.parse(skb(['users', '--json']).stdout) as unknown[];
+    expect(users).toHaveLength(1);
+  });
+
+  it('loads the demo once', () => {
+    const first = JSON.parse(skb(['demo', '--json']).stdout) as { knowledgeBases: { slug: string; loaded: boolean; entities: number }[] };
+    expect(first.knowledgeBases.map((k) => [k.slug, k.loaded])).toEqual([['demo-catalogue', true], ['demo-brand-registry', true]]);
+    expect(first.knowledgeBases[0]!.entities).toBeGreaterThan(200);
+    const second = JSON.parse(skb(['demo', '--json']).stdout) as { knowledgeBases: { loaded: boolean }[] };
+    expect(second.knowledgeBases.every((k) => !k.loaded)).toBe(true);
+  });
+
+  // Only the embedded database has an owner process to share with.
+  if (embeddedMode) it('works through the running app\'s embedded database', async () => {
+    // Stand in for a running app: this process serves the embedded database, the CLI connects to it.
+    const previous = process.env.SKB_DATA_DIR;
+    process.env.SKB_DATA_DIR = dataDir;
+    const server = await openEmbedded({ owner: 'server' });
+    try {
+      const created = await runSkb(['create-user', '--email', 'while-running@example.org', '--role', 'rater', '--json'], env, 'a strong password\n');
+      expect(created.code, created.stderr).toBe(0);
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      const { rows } = await client.query(`SELECT role FROM app_user WHERE email = 'while-running@example.org'`);
+      await client.end();
+      expect(rows).toEqual([{ role: 'RATER' }]);
+    } finally {
+      await server.stop();
+      process.env.SKB_DATA_DIR = previous;
+    }
+  });
+});

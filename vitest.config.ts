@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '@': path.resolve(import.meta.dirname) };
+
+// Integration tests run twice, once per database; each file gets its own scratch database.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', include: ['test/unit/**/*.test.ts?(x)'], environment: 'node' } },
+      ...(['embedded', 'postgres'] as const).map((db) => ({
+        resolve: { alias },
+        test: {
+          name: `integration-${db}`,
+          include: ['test/integration/**/*.test.ts'],
+          env: { SKB_TEST_DB: db },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      })),
+    ],
+  },
+});
