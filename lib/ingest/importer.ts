@@ -121,8 +121,10 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     const fatal = err instanceof IngestIssue ? new ImportAborted(`Import stopped at ${err}`, [...log.issues, err]) : err;
     const cancelled = fatal instanceof ImportAborted && fatal.cancelled;
     const issues = fatal instanceof ImportAborted ? fatal.issues : log.issues;
-    await finishJob(pool, jobId, cancelled ? 'CANCELLED' : 'FAILED', state, issues, null, (fatal as Error).message).catch(() => {});
+    // Clean up before the status turns final, so whoever polls the job never sees it failed while
+    // the knowledge base it was creating still exists.
     await discardImport(pool, kbId, created, staging).catch(() => {});
+    await finishJob(pool, jobId, cancelled ? 'CANCELLED' : 'FAILED', state, issues, null, (fatal as Error).message).catch(() => {});
     throw fatal;
   } finally {
     if (!released) client.release();
