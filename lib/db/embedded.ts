@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { dataDir } from './paths';
 
 /**
@@ -146,7 +147,8 @@ async function startHere(info: LockInfo, port?: number): Promise<EmbeddedDatabas
   let server: PGLiteSocketServer | undefined;
   try {
     fs.mkdirSync(pgDataDir(), { recursive: true });
-    db = await PGlite.create(pgDataDir());
+    // Extensions the migrations create must be loaded into the WASM build up front.
+    db = await PGlite.create(pgDataDir(), { extensions: { pg_trgm } });
     const chosen = port ?? (await freePort());
     // Many pooled connections share PGlite's single session; the socket server queues their queries.
     server = new PGLiteSocketServer({ db, port: chosen, host: '127.0.0.1', maxConnections: 64 });

@@ -32,7 +32,7 @@ export async function createStagingTables(db: Queryable, t: TableNames): Promise
   await db.query(`CREATE TABLE ${t.edge} (LIKE edge INCLUDING DEFAULTS)`);
 }
 
-// The indexes the partitioned parents declare (see the first migration), built once after the load.
+// The indexes the partitioned parents declare (see the migrations), built once after the load.
 export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: number): Promise<void> {
   await runAll(db, [
     `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_kb CHECK (kb_id = ${positive(kbId)})`,
@@ -40,6 +40,8 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `CREATE UNIQUE INDEX ${t.entity}_external_id ON ${t.entity} (kb_id, external_id)`,
     `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
     `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
+    `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
+    `CREATE INDEX ${t.entity}_name ON ${t.entity} (kb_id, name)`,
   ]);
 }
 
@@ -56,7 +58,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
   for (const sql of statements) await db.query(sql);
 }
 
-const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search'], edge: ['pkey', 'target'] } as const;
+const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'name'], edge: ['pkey', 'target'] } as const;
 
 async function exists(db: Queryable, table: string): Promise<boolean> {
   const { rows } = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = 'r'`, [table]);
