@@ -5,6 +5,8 @@
  * seed always yields the same knowledge base.
  */
 
+import { mulberry32, type Rng } from '../random';
+
 export interface SeedEntity {
   externalId: string;
   type: string;
@@ -32,22 +34,6 @@ export interface SeedKnowledgeBase {
 
 export const DEFAULT_SEED = 1729;
 const PRODUCT_COUNT = 260;
-
-// ---------------------------------------------------------------------------
-// Seeded randomness (mulberry32): tiny, fast and good enough for fixtures.
-
-type Rng = () => number;
-
-function mulberry32(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Integer in [lo, hi], both inclusive. */
 function int(rng: Rng, lo: number, hi: number): number {

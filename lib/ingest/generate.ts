@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mulberry32, type Rng } from '../random';
 
 /**
  * A synthetic knowledge base in the native format (entities.jsonl + edges.tsv), shaped like
@@ -52,18 +53,6 @@ const MAX_RELATIONS = 1000;
 // ---------------------------------------------------------------------------------------------
 // Randomness: mulberry32, one independent stream per purpose so that e.g. changing document
 // templates does not reshuffle the edges.
-
-type Rng = () => number;
-
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A 32-bit seed for one purpose, mixed from the user's seed (any safe integer) and a label. */
 function streamSeed(seed: number, label: string): number {

@@ -92,13 +92,17 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     await buildEntityIndexes(client, staging, kbId);
     const duplicateEdges = await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
     await report('statistics');
-    await client.query(`ANALYZE ${staging.entity}`);
-    await client.query(`ANALYZE ${staging.edge}`);
     // Degrees and counts were tallied while loading; merged duplicates make them recount in SQL.
     if (duplicateEdges > 0) stats = await recountInDatabase(client, staging);
+    // VACUUM sets the visibility map, so relation counts are index-only scans from the first request
+    // instead of after autovacuum gets round to the new tables.
+    await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}`);
 
     await report('publishing');
     const counts = await publish(client, kbId, staging, stats, opts);
+    // Autovacuum never analyzes partitioned parents; without their statistics the planner misjudges
+    // every join across knowledge bases' partitions. The data is published already, so this may not fail the import.
+    await client.query('ANALYZE entity, edge').catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
     const summary: ImportSummary = {
       jobId,
       kbId,

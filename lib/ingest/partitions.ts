@@ -41,7 +41,7 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
     `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
-    `CREATE INDEX ${t.entity}_name ON ${t.entity} (kb_id, name)`,
+    `CREATE INDEX ${t.entity}_type_name ON ${t.entity} (kb_id, type_id, name)`,
   ]);
 }
 
@@ -58,7 +58,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
   for (const sql of statements) await db.query(sql);
 }
 
-const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'name'], edge: ['pkey', 'target'] } as const;
+const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name'], edge: ['pkey', 'target'] } as const;
 
 async function exists(db: Queryable, table: string): Promise<boolean> {
   const { rows } = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = 'r'`, [table]);
