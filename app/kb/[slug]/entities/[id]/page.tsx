@@ -7,30 +7,38 @@ import { AppError } from '@/lib/errors';
 import { CountTable } from '@/components/count-table';
 import { DocumentView } from '@/components/document-view';
 import { EntityGraph } from '@/components/entity-graph';
+import { NeighbourList } from '@/components/neighbour-list';
+import { RetrieverView } from '@/components/retriever-view';
 
 export default async function EntityPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   const user = await requirePageUser(`/kb/${slug}/entities/${id}`, 'kb:browse');
   const kb = await requirePageKb(user, slug);
   const entityId = Number(id);
-  if (!Number.isInteger(entityId) || entityId <= 0) notFound();
+  if (!Number.isInteger(entityId) || entityId <= 0 || entityId > 2_147_483_647) notFound();
   const entity = await getEntity(pool(), kb.id, entityId).catch((err) => {
     if (err instanceof AppError && err.status === 404) notFound();
     throw err;
   });
   const relations = await relationCounts(pool(), kb.id, entityId);
+  const base = `/kb/${kb.slug}`;
 
   return (
     <section className="space-y-4">
       <div>
         <p className="text-sm text-slate-500">
-          <Link href="/" className="hover:underline">Knowledge bases</Link> / <Link href={`/kb/${kb.slug}`} className="hover:underline">{kb.name}</Link> /
+          <Link href="/" className="hover:underline">Knowledge bases</Link> / <Link href={base} className="hover:underline">{kb.name}</Link> /
         </p>
         <h1 className="text-2xl font-semibold" data-testid="entity-name">{entity.name}</h1>
         <p className="text-sm text-slate-500">
-          {entity.type} · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree} edges
+          {entity.type} · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree.toLocaleString('en')} edges
           {entity.aliases.length > 0 && <> · also known as {entity.aliases.join(', ')}</>}
         </p>
+        <nav aria-label="Explore from this entity" className="mt-2 flex flex-wrap gap-4 text-sm">
+          <Link href={`${base}/graph?entity=${entity.id}`} className="text-blue-700 hover:underline">Open in graph</Link>
+          <Link href={`${base}/metapaths?start=${entity.id}`} className="text-blue-700 hover:underline">Metapaths from here</Link>
+          <Link href={`${base}/paths?from=${entity.id}`} className="text-blue-700 hover:underline">Paths from here</Link>
+        </nav>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <article className="rounded-lg border border-slate-200 bg-white p-4" data-testid="entity-document">
@@ -46,14 +54,17 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
             <h2 className="mb-2 font-medium">Relations</h2>
             <CountTable
               testId="relation-summary"
-              rows={relations.map((r) => ({
-                key: `${r.relation}-${r.direction}`,
-                label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`,
-                count: r.count,
-              }))}
+              rows={relations.map((r) => ({ key: `${r.relation}-${r.direction}`, label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`, count: r.count }))}
             />
           </div>
         </div>
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 className="mb-2 font-medium">Neighbour list</h2>
+        <NeighbourList kbSlug={kb.slug} entityId={entity.id} relations={relations} />
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white p-4">
+        <RetrieverView kbSlug={kb.slug} entityId={entity.id} />
       </div>
     </section>
   );

@@ -1,0 +1,22 @@
+import { Suspense } from 'react';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { db } from '@/lib/db/client';
+import { kbSchemaSummary } from '@/lib/kb/schema-summary';
+import { SearchView } from '@/components/search-view';
+
+export default async function SearchPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requirePageUser(`/kb/${slug}/search`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  const { nodeTypes } = await kbSchemaSummary(db(), kb.id);
+  const types = nodeTypes.map((t) => ({ name: t.name, count: t.entityCount })).sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <section className="space-y-4">
+      <h1 className="text-2xl font-semibold">Search {kb.name}</h1>
+      {/* The view reads its state from the URL, which needs a suspense boundary. */}
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <SearchView kbSlug={kb.slug} types={types} />
+      </Suspense>
+    </section>
+  );
+}

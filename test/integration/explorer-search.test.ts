@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { autocomplete } from '../../lib/kb/autocomplete';
+import { lookupEntities, lookupEntity } from '../../lib/kb/lookup';
+import { MATCH_END, MATCH_START, searchEntities } from '../../lib/kb/search';
+import { openAppDatabase, pool } from '../support/app-database';
+import { importIbd } from '../support/primekg-ibd';
+import type { TestDatabase } from '../support/test-database';
+
+let testDb: TestDatabase;
+let kbId: number;
+
+async function idOf(externalId: string): Promise<number> {
+  const { rows } = await pool().query<{ id: number }>('SELECT id FROM entity WHERE kb_id = $1 AND external_id = $2', [kbId, externalId]);
+  return rows[0]!.id;
+}
+
+beforeAll(async () => {
+  testDb = await openAppDatabase();
+  kbId = await importIbd(pool());
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+describe('autocomplete', () => {
+  it('finds Crohn disease despite a misspelling', async () => {
+    const items = await autocomplete(pool(), kbId, 'Crohn diseese', 10);
+    expect(items[0]).toMatchObject({ externalId: '37784', name: 'Crohn disease', type: 'disease' });
+    expect(items[0]!.score).toBeGreaterThan(0.4);
+    // Lower case and a dropped letter as well.
+    expect((await autocomplete(pool(), kbId, 'ulcerativ colitis', 5))[0]?.name).toBe('ulcerative colitis (disease)');
+  });
+
+  it('puts names starting with the query first, best connected first', async () => {
+    const items = await autocomplete(pool(), kbId, 'crohn', 10);
+    const { rows } = await pool().query<{ name: string; degree: number }>(
+      `SELECT name, degree FROM entity WHERE kb_id = $1 AND lower(name) LIKE 'crohn%' ORDER BY degree DESC, name`,
+      [kbId],
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    expect(items.slice(0, rows.length).map((i) => i.name)).toEqual(rows.map((r) => r.name));
+  });
+
+  it('puts the exact name first, whatever its case', async () => {
+    expect((await autocomplete(pool(), kbId, 'smad3', 5))[0]).toMatchObject({ name: 'SMAD3', externalId: '144', score: 1 });
+  });
+
+  it('respects the limit and ranks by score within a tier', async () => {
+    const items = await autocomplete(pool(), kbId, 'inflammatory bowel', 5);
+    expect(items.length).toBe(5);
+    const fuzzy = items.filter((i) => !i.name.toLowerCase().startsWith('inflammatory bowel'));
+    for (let i = 1; i < fuzzy.length; i++) expect(fuzzy[i]!.score).toBeLessThanOrEqual(fuzzy[i - 1]!.score);
+  });
+
+  it('offers the exact id and external id hits first', async () => {
+    const crohn = await idOf('37784');
+    const byExternal = await autocomplete(pool(), kbId, '37784', 10);
+    expect(byExternal[0]).toMatchObject({ id: crohn, name: 'Crohn disease', score: 1 });
+    const byId = await autocomplete(pool(), kbId, `#${crohn}`, 10);
+    expect(byId[0]).toMatchObject({ id: crohn, externalId: '37784' });
+  });
+
+  it('treats LIKE wildcards in the query as text', async () => {
+    const items = await autocomplete(pool(), kbId, '%', 10);
+    expect(items.every((i) => i.name.includes('%'))).toBe(true);
+  });
+});
+
+describe('lookup', () => {
+  it('resolves #id, a bare id and an external id', async () => {
+    const smad3 = await idOf('144');
+    expect(await lookupEntity(pool(), kbId, `#${smad3}`)).toMatchObject({ id: smad3, name: 'SMAD3', externalId: '144' });
+    expect(await lookupEntity(pool(), kbId, ` ${smad3} `)).toMatchObject({ id: smad3 });
+    expect(await lookupEntity(pool(), kbId, '37784')).toMatchObject({ externalId: '37784', name: 'Crohn disease' });
+    expect(await lookupEntity(pool(), kbId, 'no such id')).toBeNull();
+    expect(await lookupEntity(pool(), kbId, '#99999999999')).toBeNull();
+  });
+
+  it('returns both readings of a number, the internal id first', async () => {
+    const smad3 = await idOf('144');
+    const { rows } = await pool().query<{ id: number }>('SELECT id FROM entity WHERE kb_id = $1 AND id = 144', [kbId]);
+    const hits = await lookupEntities(pool(), kbId, '144');
+    const expected = [...rows.map((r) => r.id), smad3].filter((id, i, all) => all.indexOf(id) === i);
+    expect(hits.map((h) => h.id)).toEqual(expected);
+    // `#144` is the internal id only.
+    expect((await lookupEntities(pool(), kbId, '#144')).map((h) => h.id)).toEqual(rows.map((r) => r.id));
+  });
+});
+
+describe('search', () => {
+  it('filters by type and pages through every hit once', async () => {
+    const all = await searchEntities(pool(), kbId, { query: 'colitis', limit: 100, offset: 0 });
+    expect(all.total).toBeGreaterThan(0);
+    const types = [...new Set(all.hits.map((h) => h.type))];
+    let perType = 0;
+    for (const type of types) {
+      const filtered = await searchEntities(pool(), kbId, { query: 'colitis', types: [type], limit: 100, offset: 0 });
+      expect(filtered.hits.every((h) => h.type === type)).toBe(true);
+      perType += filtered.total;
+    }
+    expect(perType).toBe(all.total);
+  });
+
+  it('pages of 20 cover the ranking without gaps or repeats', async () => {
+    const query = 'regulation';
+    const first = await searchEntities(pool(), kbId, { query, types: ['biological_process'], limit: 20, offset: 0 });
+    expect(first.total).toBeGreaterThan(40);
+    const pages = [first];
+    for (let offset = 20; offset < 60; offset += 20) pages.push(await searchEntities(pool(), kbId, { query, types: ['biological_process'], limit: 20, offset }));
+    const ids = pages.flatMap((p) => p.hits.map((h) => h.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    const whole = await searchEntities(pool(), kbId, { query, types: ['biological_process'], limit: 60, offset: 0 });
+    expect(ids).toEqual(whole.hits.map((h) => h.id));
+    expect(pages.every((p) => p.total === first.total)).toBe(true);
+    expect(first.hits[0]!.snippet).toContain(MATCH_START);
+    expect(first.hits[0]!.snippet).toContain(MATCH_END);
+  });
+});
