@@ -1,6 +1,8 @@
 import type pg from 'pg';
-import { allocateBudget } from './budget';
+import { badRequest } from '../errors';
+import { allocateBudget, ELEMENTS_PER_STUB, levelAllowance, planLevel } from './budget';
 import { getEntity, relationCounts, type Direction } from './entity';
+import { stubId } from './graph-view';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -65,7 +67,7 @@ export async function directNeighbourhood(db: Queryable, kbId: number, entityId:
      SELECT p.direction, r.name AS relation, e.id, e.name, nt.name AS type
        FROM picked p
        JOIN edge_type r ON r.id = p.type_id
-       JOIN entity e ON e.id = p.other
+       JOIN entity e ON e.kb_id = $1 AND e.id = p.other
        JOIN node_type nt ON nt.id = e.type_id
       ORDER BY r.name, p.direction, e.name`,
     [kbId, entityId, outTypes, outLimits, inTypes, inLimits],
@@ -86,4 +88,234 @@ export async function directNeighbourhood(db: Queryable, kbId: number, entityId:
     .filter((s) => s.hidden > 0);
 
   return { center: { id: center.id, name: center.name, type: center.type }, nodes: [...nodes.values()], edges, stubs };
+}
+
+export type GraphDirection = 'both' | Direction;
+export const MAX_HOPS = 3;
+export const MAX_ELEMENTS = 500;
+/** Planning passes per level; each is one LIMIT-ed read per open group. */
+const MAX_PASSES = 4;
+
+export interface NeighbourhoodOptions {
+  entityId: number;
+  /** 1 to 3. */
+  hops: number;
+  /** Relation names to follow; empty or absent follows all. */
+  relations?: string[];
+  direction?: GraphDirection;
+  /** Elements (nodes + edges + stubs) the view may hold: 1 to 500, default 500. */
+  budget?: number;
+}
+
+export interface ViewNode extends GraphNode {
+  /** Hops from the centre at which the node was first reached. */
+  depth: number;
+}
+
+/** The neighbours of `parent` in one relation and direction that the budget left out (`total` is all of them). */
+export interface ViewStub {
+  id: string;
+  parent: number;
+  relation: string;
+  direction: Direction;
+  hidden: number;
+  total: number;
+}
+
+export interface GraphView {
+  center: number;
+  hops: number;
+  direction: GraphDirection;
+  relations: string[];
+  budget: number;
+  /** The centre first. */
+  nodes: ViewNode[];
+  edges: GraphEdge[];
+  stubs: ViewStub[];
+  /** Nodes within `hops - 1` of the centre whose neighbours the budget left unread (they carry no stubs). */
+  unexpanded: number[];
+  /** nodes + edges + ELEMENTS_PER_STUB per stub (a stub is drawn as a node and an edge); never above `budget`. */
+  elements: number;
+  truncated: boolean;
+}
+
+interface GroupCount { node: number; typeId: number; direction: Direction; count: number }
+
+const groupKey = (node: number, typeId: number, direction: Direction) => `${node}|${typeId}|${direction}`;
+
+/** Maps relation names to ids; an unknown name is a 400 naming it. All relations when `names` is empty. */
+async function resolveRelations(db: Queryable, kbId: number, names: string[]): Promise<Map<number, string>> {
+  const { rows } = await db.query<{ id: number; name: string }>('SELECT id, name FROM edge_type WHERE kb_id = $1 ORDER BY name', [kbId]);
+  if (names.length === 0) return new Map(rows.map((r) => [r.id, r.name]));
+  const byName = new Map(rows.map((r) => [r.name, r.id]));
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length > 0) {
+    throw badRequest(`Invalid query: rel: unknown relation ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${rows.map((r) => r.name).join(', ')})`);
+  }
+  return new Map(names.map((n) => [byName.get(n)!, n]));
+}
+
+/** Edge counts per frontier node, relation and direction: index-only scans of the primary key (out) and edge_target_idx (in). */
+async function groupCounts(db: Queryable, kbId: number, nodes: number[], typeIds: number[], direction: GraphDirection): Promise<GroupCount[]> {
+  const parts: string[] = [];
+  if (direction !== 'in') {
+    parts.push(`SELECT source_id AS node, type_id AS "typeId", 'out' AS direction, count(*)::int AS count FROM edge
+                 WHERE kb_id = $1 AND source_id = ANY($2::int[]) AND type_id = ANY($3::int[]) GROUP BY source_id, type_id`);
+  }
+  if (direction !== 'out') {
+    parts.push(`SELECT target_id AS node, type_id AS "typeId", 'in' AS direction, count(*)::int AS count FROM edge
+                 WHERE kb_id = $1 AND target_id = ANY($2::int[]) AND type_id = ANY($3::int[]) GROUP BY target_id, type_id`);
+  }
+  const { rows } = await db.query<GroupCount>(parts.join(' UNION ALL '), [kbId, nodes, typeIds]);
+  return rows;
+}
+
+interface Read { node: number; typeId: number; direction: Direction; limit: number }
+interface ReadRow { node: number; typeId: number; direction: Direction; other: number; name: string; type: string }
+
+/** The first `limit` neighbours of each group, in id order: a LIMIT-ed range read of the matching edge index per group. */
+async function readGroups(db: Queryable, kbId: number, reads: Read[]): Promise<ReadRow[]> {
+  if (reads.length === 0) return [];
+  const column = (d: Direction, f: (r: Read) => number) => reads.filter((r) => r.direction === d).map(f);
+  const { rows } = await db.query<ReadRow>(
+    `WITH picked AS (
+       SELECT 'out' AS direction, t.node, t.type_id, x.other
+         FROM unnest($2::int[], $3::int[], $4::int[]) AS t(node, type_id, n)
+         CROSS JOIN LATERAL (SELECT target_id AS other FROM edge
+                              WHERE kb_id = $1 AND source_id = t.node AND type_id = t.type_id
+                              ORDER BY target_id LIMIT t.n) x
+       UNION ALL
+       SELECT 'in', t.node, t.type_id, x.other
+         FROM unnest($5::int[], $6::int[], $7::int[]) AS t(node, type_id, n)
+         CROSS JOIN LATERAL (SELECT source_id AS other FROM edge
+                              WHERE kb_id = $1 AND target_id = t.node AND type_id = t.type_id
+                              ORDER BY source_id LIMIT t.n) x)
+     SELECT p.direction, p.node, p.type_id AS "typeId", p.other, e.name, nt.name AS type
+       FROM picked p
+       JOIN entity e ON e.kb_id = $1 AND e.id = p.other
+       JOIN node_type nt ON nt.id = e.type_id
+      ORDER BY p.direction DESC, p.node, p.type_id, p.other`,
+    [kbId,
+      column('out', (r) => r.node), column('out', (r) => r.typeId), column('out', (r) => r.limit),
+      column('in', (r) => r.node), column('in', (r) => r.typeId), column('in', (r) => r.limit)],
+  );
+  return rows;
+}
+
+/**
+ * The 1- to 3-hop neighbourhood of an entity within an element budget, breadth first. Each level counts the
+ * frontier's edges per relation and direction (index-only), plans what to show with `planLevel` (max-min fair
+ * between frontier nodes, then between a node's relations) and reads each group with LIMIT, so a hub costs no
+ * more than a leaf. What a group leaves out becomes a stub whose `hidden` plus the group's shown edges is the
+ * group's true size.
+ */
+export async function neighbourhood(db: Queryable, kbId: number, options: NeighbourhoodOptions): Promise<GraphView> {
+  const { entityId, hops, direction = 'both' } = options;
+  const budget = options.budget ?? MAX_ELEMENTS;
+  if (!Number.isInteger(hops) || hops < 1 || hops > MAX_HOPS) throw badRequest(`Invalid query: hops: must be 1, 2 or 3, not ${hops}`);
+  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_ELEMENTS) throw badRequest(`Invalid query: budget: must be 1 to ${MAX_ELEMENTS}, not ${budget}`);
+  const relationNames = await resolveRelations(db, kbId, options.relations ?? []);
+  const typeIds = [...relationNames.keys()];
+  const center = await getEntity(db, kbId, entityId);
+
+  const nodes = new Map<number, ViewNode>([[center.id, { id: center.id, name: center.name, type: center.type, depth: 0 }]]);
+  const edges: GraphEdge[] = [];
+  const edgeKeys = new Set<string>();
+  const shownIn = new Map<string, number>();
+  const bump = (key: string) => shownIn.set(key, (shownIn.get(key) ?? 0) + 1);
+  const expandedGroups: GroupCount[] = [];
+  const unexpanded: number[] = [];
+  let cutGroups = 0;
+  let frontier = [center.id];
+
+  for (let level = 1; level <= hops && frontier.length > 0; level++) {
+    const levelStart = nodes.size + edges.length;
+    const allowance = levelAllowance(budget - levelStart - ELEMENTS_PER_STUB * cutGroups, level, hops);
+    const counts = await groupCounts(db, kbId, frontier, typeIds, direction);
+    const groupsOf = new Map<number, GroupCount[]>(frontier.map((id) => [id, []]));
+    for (const group of counts) groupsOf.get(group.node)!.push(group);
+    const expanded = new Set<number>();
+    const next: number[] = [];
+    let cutHere = 0;
+
+    // The cost model assumes every neighbour is new; shared neighbours and edges shown twice (symmetric
+    // relations) cost less, so further passes spend what the previous one left, until nothing more is added.
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const openOf = (id: number) => groupsOf.get(id)!
+        .map((group) => ({ group, known: shownIn.get(groupKey(group.node, group.typeId, group.direction)) ?? 0 }))
+        .filter((g) => g.group.count > g.known);
+      // Nodes expanded by an earlier pass come first and must stay expanded: the stubs they reserved pay their base.
+      const again = frontier.filter((id) => expanded.has(id) && openOf(id).length > 0);
+      const fresh = frontier.filter((id) => !expanded.has(id) && openOf(id).length > 0);
+      const candidates = [...again, ...fresh];
+      if (candidates.length === 0) break;
+      cutGroups -= cutHere;
+      cutHere = 0;
+      const open = candidates.map(openOf);
+      const plan = planLevel(open.map((gs) => gs.map((g) => g.group.count - g.known)), allowance - (nodes.size + edges.length - levelStart), again.length);
+
+      const reads: (Read & { share: number })[] = [];
+      candidates.forEach((id, i) => {
+        if (!plan.expanded[i]) return;
+        expanded.add(id);
+        open[i]!.forEach(({ group, known }, j) => {
+          const share = plan.shares[i]![j]!;
+          if (share < group.count - known) cutHere++;
+          // Reading `known` more rows makes up for edges already shown that the range may contain.
+          if (share > 0) reads.push({ node: id, typeId: group.typeId, direction: group.direction, limit: share + known, share });
+        });
+      });
+      cutGroups += cutHere;
+
+      const rows = await readGroups(db, kbId, reads);
+      const taken = new Map<string, number>();
+      const shareOf = new Map(reads.map((r) => [groupKey(r.node, r.typeId, r.direction), r.share]));
+      const before = edges.length;
+      for (const row of rows) {
+        const key = groupKey(row.node, row.typeId, row.direction);
+        if ((taken.get(key) ?? 0) >= shareOf.get(key)!) continue;
+        const [source, target] = row.direction === 'out' ? [row.node, row.other] : [row.other, row.node];
+        const edgeKey = `${source}|${row.typeId}|${target}`;
+        if (edgeKeys.has(edgeKey)) continue;
+        taken.set(key, (taken.get(key) ?? 0) + 1);
+        edgeKeys.add(edgeKey);
+        edges.push({ source, target, relation: relationNames.get(row.typeId)! });
+        bump(groupKey(source, row.typeId, 'out'));
+        bump(groupKey(target, row.typeId, 'in'));
+        if (!nodes.has(row.other)) {
+          nodes.set(row.other, { id: row.other, name: row.name, type: row.type, depth: level });
+          next.push(row.other);
+        }
+      }
+      if (edges.length === before) break;
+    }
+
+    for (const id of frontier) {
+      const open = groupsOf.get(id)!.some((g) => g.count > (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0));
+      if (expanded.has(id) || !open) expandedGroups.push(...groupsOf.get(id)!);
+      else unexpanded.push(id);
+    }
+    frontier = next;
+  }
+
+  const stubs = expandedGroups
+    .map((g) => {
+      const relation = relationNames.get(g.typeId)!;
+      const hidden = g.count - (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0);
+      return { id: stubId(g.node, relation, g.direction), parent: g.node, relation, direction: g.direction, hidden, total: g.count };
+    })
+    .filter((s) => s.hidden > 0);
+  return {
+    center: center.id,
+    hops,
+    direction,
+    relations: options.relations ?? [],
+    budget,
+    nodes: [...nodes.values()],
+    edges,
+    stubs,
+    unexpanded,
+    elements: nodes.size + edges.length + ELEMENTS_PER_STUB * stubs.length,
+    truncated: stubs.length > 0 || unexpanded.length > 0,
+  };
 }

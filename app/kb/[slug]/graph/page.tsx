@@ -1,0 +1,22 @@
+import { Suspense } from 'react';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { pool } from '@/lib/db/client';
+import { kbStatistics } from '@/lib/kb/stats';
+import { GraphExplorer } from '@/components/graph-explorer';
+
+export default async function GraphPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requirePageUser(`/kb/${slug}/graph`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  const stats = await kbStatistics(pool(), kb.id, 12);
+  return (
+    <section className="space-y-4">
+      <h1 className="text-2xl font-semibold">Graph of {kb.name}</h1>
+      {/* The explorer reads its state from the URL, which needs a suspense boundary. */}
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <GraphExplorer kbSlug={kb.slug} types={stats.entityTypes.map((t) => t.name).sort()}
+          relations={stats.relations.map((r) => r.name).sort()} hubs={stats.hubs} />
+      </Suspense>
+    </section>
+  );
+}
