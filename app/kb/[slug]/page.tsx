@@ -7,6 +7,7 @@ import { kbStatistics } from '@/lib/kb/stats';
 import { CountTable } from '@/components/count-table';
 import { DegreeChart } from '@/components/degree-chart';
 import { KbAccessPanel } from '@/components/kb-access-panel';
+import { SchemaMap } from '@/components/schema-map';
 
 export default async function KbPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
@@ -29,6 +30,9 @@ export default async function KbPage({ params }: { params: Promise<{ slug: strin
           <CountTable rows={stats.relations.map((r) => ({ key: r.name, label: r.name, count: r.count }))} />
         </Panel>
       </div>
+      <Panel title="Type map">
+        <SchemaMap entityTypes={stats.entityTypes} triples={stats.triples} />
+      </Panel>
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Degree distribution">
           <DegreeChart buckets={stats.degreeHistogram} />

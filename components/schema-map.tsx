@@ -1,0 +1,43 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import { GraphCanvas, TypeLegend, type CanvasLayout, type GraphCanvasHandle } from './graph-canvas';
+
+export interface SchemaMapProps {
+  entityTypes: { name: string; count: number }[];
+  triples: { source: string; relation: string; target: string; count: number }[];
+}
+
+const fmt = (n: number) => n.toLocaleString('en');
+
+/** The type-to-type relation map: one node per entity type, one edge per (source type, relation, target type) triple. */
+export function SchemaMap({ entityTypes, triples }: SchemaMapProps) {
+  const [layout, setLayout] = useState<CanvasLayout>('cose');
+  const canvas = useRef<GraphCanvasHandle>(null);
+  const types = entityTypes.map((t) => t.name).sort();
+  const nodes = entityTypes.map((t) => ({ id: `type:${t.name}`, label: `${t.name} (${fmt(t.count)})`, type: t.name }));
+  const edges = triples.map((t) => ({
+    id: `triple:${t.source}|${t.relation}|${t.target}`,
+    source: `type:${t.source}`,
+    target: `type:${t.target}`,
+    label: `${t.relation} (${fmt(t.count)})`,
+  }));
+  return (
+    <div>
+      <div className="mb-2 flex items-center gap-2 text-sm">
+        <label className="flex items-center gap-1">
+          Layout
+          <select value={layout} onChange={(e) => setLayout(e.target.value as CanvasLayout)} className="rounded border border-slate-300 px-1 py-0.5">
+            <option value="cose">force-directed</option>
+            <option value="concentric">concentric</option>
+          </select>
+        </label>
+      </div>
+      <GraphCanvas ref={canvas} nodes={nodes} edges={edges} layout={layout} types={types} testId="schema-map" />
+      <div className="mt-2"><TypeLegend types={types} /></div>
+      <p className="mt-1 text-xs text-slate-500" data-testid="schema-map-caption">
+        {nodes.length} entity types, {edges.length} typed relations. Hover an edge for its relation and edge count.
+      </p>
+    </div>
+  );
+}
