@@ -1,0 +1,26 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { MetapathBuilder } from '@/components/metapath-builder';
+
+export const metadata: Metadata = { title: 'Metapaths' };
+
+export default async function MetapathsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requirePageUser(`/kb/${slug}/metapaths`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  return (
+    <section className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Metapaths</h1>
+        <p className="max-w-3xl text-sm text-slate-600">
+          Walk typed edges step by step from one entity or from every entity of a type, and see how many distinct entities each
+          step reaches. Add a second path to keep only the entities both reach.
+        </p>
+      </div>
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <MetapathBuilder kbSlug={kb.slug} />
+      </Suspense>
+    </section>
+  );
+}

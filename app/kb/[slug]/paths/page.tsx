@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { PathFinder } from '@/components/path-finder';
+
+export const metadata: Metadata = { title: 'Paths' };
+
+export default async function PathsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requirePageUser(`/kb/${slug}/paths`, 'kb:browse');
+  const kb = await requirePageKb(user, slug);
+  return (
+    <section className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Paths</h1>
+        <p className="max-w-3xl text-sm text-slate-600">
+          Every simple path of up to three edges between two entities, edges followed in either direction.
+        </p>
+      </div>
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <PathFinder kbSlug={kb.slug} />
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,376 @@
+import type pg from 'pg';
+import { badRequest, notFound } from '../errors';
+import type { Direction } from './entity';
+import { MATCH_END, MATCH_START } from './search';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+/** A pool: the evaluation runs on one of its connections, in a short read-only transaction. */
+export type Database = Pick<pg.Pool, 'query' | 'connect'>;
+
+/** One (source type, relation, target type) combination the knowledge base has, with its edge count. */
+export interface SchemaTriple {
+  sourceType: string;
+  relation: string;
+  targetType: string;
+  edgeCount: number;
+}
+
+export interface MetapathSchema {
+  types: { name: string; entityCount: number }[];
+  relations: string[];
+  triples: SchemaTriple[];
+}
+
+/** A step a metapath can take from an entity of some type: an edge walked forwards (out) or backwards (in). */
+export interface MetapathMove {
+  relation: string;
+  direction: Direction;
+  targetType: string;
+  edgeCount: number;
+}
+
+export interface MetapathStep {
+  relation: string;
+  direction: Direction;
+  targetType: string;
+}
+
+/** Where a metapath starts: one entity, or every entity of a type. */
+export type MetapathStart = { entity: number } | { type: string };
+
+export interface Metapath {
+  start: MetapathStart;
+  steps: MetapathStep[];
+}
+
+export const MAX_STEPS = 4;
+
+export interface MetapathOptions {
+  limit: number;
+  offset: number;
+  /** Full-text filter (websearch syntax) on the final reachable set; ranks the page by relevance. */
+  q?: string;
+}
+
+export interface ReachableEntity {
+  id: number;
+  name: string;
+  type: string;
+  degree: number;
+  /** Only with `q`: fragments of the text around the matches, between MATCH_START and MATCH_END. */
+  snippet?: string;
+}
+
+export interface BranchResult {
+  /** Entities the branch starts from (1 for an entity start). */
+  start: number;
+  /** Distinct entities reached after each step. */
+  steps: { reached: number }[];
+}
+
+export interface MetapathResult extends BranchResult {
+  /** Size of the final reachable set, after the `q` filter when one is given. */
+  total: number;
+  items: ReachableEntity[];
+}
+
+export interface MetapathsResult {
+  branches: BranchResult[];
+  /** Entities every branch reaches (after the `q` filter when one is given). */
+  total: number;
+  items: ReachableEntity[];
+}
+
+export async function metapathSchema(db: Queryable, kbId: number): Promise<MetapathSchema> {
+  const [types, relations, triples] = await Promise.all([
+    db.query<{ name: string; entityCount: number }>(
+      `SELECT name, entity_count AS "entityCount" FROM node_type WHERE kb_id = $1 ORDER BY name`, [kbId]),
+    db.query<{ name: string }>(`SELECT name FROM edge_type WHERE kb_id = $1 ORDER BY name`, [kbId]),
+    db.query<{ sourceType: string; relation: string; targetType: string; edgeCount: string }>(
+      `SELECT s.name AS "sourceType", r.name AS relation, t.name AS "targetType", st.edge_count AS "edgeCount"
+         FROM schema_triple st
+         JOIN node_type s ON s.id = st.source_type_id
+         JOIN edge_type r ON r.id = st.edge_type_id
+         JOIN node_type t ON t.id = st.target_type_id
+        WHERE st.kb_id = $1
+        ORDER BY s.name, r.name, t.name`, [kbId]),
+  ]);
+  return {
+    types: types.rows,
+    relations: relations.rows.map((r) => r.name),
+    triples: triples.rows.map((t) => ({ ...t, edgeCount: Number(t.edgeCount) })),
+  };
+}
+
+/** The moves that exist from entities of `type`: its outgoing triples forwards, its incoming ones backwards. */
+export function movesFrom(triples: SchemaTriple[], type: string): MetapathMove[] {
+  const moves: MetapathMove[] = [];
+  for (const t of triples) {
+    if (t.sourceType === type) moves.push({ relation: t.relation, direction: 'out', targetType: t.targetType, edgeCount: t.edgeCount });
+    if (t.targetType === type) moves.push({ relation: t.relation, direction: 'in', targetType: t.sourceType, edgeCount: t.edgeCount });
+  }
+  return moves.sort((a, b) => a.relation.localeCompare(b.relation) || a.direction.localeCompare(b.direction) || a.targetType.localeCompare(b.targetType));
+}
+
+/** The knowledge base's type and relation ids and its triples, to turn a metapath's names into ids. */
+interface IdSchema {
+  typeIds: Map<string, number>;
+  typeNames: Map<number, string>;
+  typeSizes: Map<number, number>;
+  /** "sourceTypeId:relationId:targetTypeId" -> edge count. */
+  tripleEdges: Map<string, number>;
+  relationIds: Map<string, number>;
+  /** "sourceTypeId:relationId" -> the target type ids of those edges. */
+  targetsOf: Map<string, Set<number>>;
+  /** "targetTypeId:relationId" -> the source type ids of those edges. */
+  sourcesOf: Map<string, Set<number>>;
+}
+
+async function loadIdSchema(db: Queryable, kbId: number): Promise<IdSchema> {
+  const [types, relations, triples] = await Promise.all([
+    db.query<{ id: number; name: string; size: number }>(`SELECT id, name, entity_count AS size FROM node_type WHERE kb_id = $1`, [kbId]),
+    db.query<{ id: number; name: string }>(`SELECT id, name FROM edge_type WHERE kb_id = $1`, [kbId]),
+    db.query<{ s: number; r: number; t: number; n: string }>(
+      `SELECT source_type_id AS s, edge_type_id AS r, target_type_id AS t, edge_count AS n FROM schema_triple WHERE kb_id = $1`, [kbId]),
+  ]);
+  const targetsOf = new Map<string, Set<number>>();
+  const sourcesOf = new Map<string, Set<number>>();
+  const add = (m: Map<string, Set<number>>, key: string, v: number) => m.set(key, (m.get(key) ?? new Set()).add(v));
+  for (const { s, r, t } of triples.rows) {
+    add(targetsOf, `${s}:${r}`, t);
+    add(sourcesOf, `${t}:${r}`, s);
+  }
+  return {
+    typeIds: new Map(types.rows.map((t) => [t.name, t.id])),
+    typeNames: new Map(types.rows.map((t) => [t.id, t.name])),
+    typeSizes: new Map(types.rows.map((t) => [t.id, t.size])),
+    tripleEdges: new Map(triples.rows.map((t) => [`${t.s}:${t.r}:${t.t}`, Number(t.n)])),
+    relationIds: new Map(relations.rows.map((r) => [r.name, r.id])),
+    targetsOf,
+    sourcesOf,
+  };
+}
+
+/** A step with names resolved to ids; `checkType` is false when the schema says every such edge lands on the type. */
+interface ResolvedStep {
+  relationId: number;
+  direction: Direction;
+  typeId: number;
+  checkType: boolean;
+  /** Entities of the type walked from and of the type reached, and the edges between them (for the plan choice). */
+  fromSize: number;
+  toSize: number;
+  edges: number;
+}
+
+interface ResolvedPath {
+  start: { entity: number } | { typeId: number };
+  steps: ResolvedStep[];
+  finalTypeId: number;
+}
+
+async function resolvePath(db: Queryable, kbId: number, schema: IdSchema, path: Metapath, label: string): Promise<ResolvedPath> {
+  if (path.steps.length < 1 || path.steps.length > MAX_STEPS) {
+    throw badRequest(`${label}steps: a metapath has 1 to ${MAX_STEPS} steps (got ${path.steps.length})`);
+  }
+  let start: ResolvedPath['start'];
+  let typeId: number;
+  if ('entity' in path.start) {
+    const { rows } = await db.query<{ type_id: number }>(
+      `SELECT type_id FROM entity WHERE kb_id = $1 AND id = $2`, [kbId, path.start.entity]);
+    if (!rows[0]) throw notFound(`${label}start: no entity ${path.start.entity} in this knowledge base`);
+    start = { entity: path.start.entity };
+    typeId = rows[0].type_id;
+  } else {
+    const id = schema.typeIds.get(path.start.type);
+    if (id === undefined) throw badRequest(`${label}start.type: unknown entity type "${path.start.type}"`);
+    start = { typeId: id };
+    typeId = id;
+  }
+  const steps = path.steps.map((step, i) => {
+    const where = `${label}steps[${i}]`;
+    const relationId = schema.relationIds.get(step.relation);
+    if (relationId === undefined) throw badRequest(`${where}.relation: unknown relation "${step.relation}"`);
+    const nextId = schema.typeIds.get(step.targetType);
+    if (nextId === undefined) throw badRequest(`${where}.targetType: unknown entity type "${step.targetType}"`);
+    const reachable = (step.direction === 'out' ? schema.targetsOf : schema.sourcesOf).get(`${typeId}:${relationId}`) ?? new Set<number>();
+    if (!reachable.has(nextId)) {
+      const from = schema.typeNames.get(typeId);
+      throw badRequest(step.direction === 'out'
+        ? `${where}: no "${step.relation}" edges lead from ${from} to ${step.targetType}`
+        : `${where}: no "${step.relation}" edges lead from ${step.targetType} to ${from} (walked backwards)`);
+    }
+    const edges = schema.tripleEdges.get(step.direction === 'out' ? `${typeId}:${relationId}:${nextId}` : `${nextId}:${relationId}:${typeId}`) ?? 0;
+    const fromSize = schema.typeSizes.get(typeId) ?? 0;
+    typeId = nextId;
+    return { relationId, direction: step.direction, typeId: nextId, checkType: reachable.size > 1, fromSize, toSize: schema.typeSizes.get(nextId) ?? 0, edges };
+  });
+  return { start, steps, finalTypeId: typeId };
+}
+
+/** Collects query parameters and hands out their placeholders, so no value is ever spliced into SQL. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * The CTEs of one branch, `<prefix>0` (the start set) to `<prefix>N`, each MATERIALIZED: a deduplicated set the
+ * next step and the counts share. A step reaches the entities one edge away from the previous set, by one of
+ * two plans, chosen at run time from the previous set's size (a one-time filter gates each side of the
+ * UNION ALL, so only one runs):
+ * - forwards: read the set's edges of the relation (outgoing through the primary key (kb_id, source_id,
+ *   type_id, target_id), incoming through edge_target_idx (kb_id, target_id, type_id, source_id)), DISTINCT,
+ *   then check the type when the relation leads to several. Costs the set's edges: right for a small set,
+ *   a hub's 100k edges included.
+ * - backwards: for each entity of the target type, probe its edges of the relation through the other index
+ *   and stop at the first one leading into the set (LIMIT 1, the set hashed once). About one probe per
+ *   candidate: right when the set is large, where forwards would read millions of edges.
+ * With `withRow` the last set also carries each entity's name and degree, for ordering the page.
+ */
+function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, withRow: boolean): string[] {
+  const ctes = ['entity' in path.start
+    ? `${prefix}0 AS MATERIALIZED (SELECT ${p.add(path.start.entity)}::int AS id)`
+    // entity_kb_id_type_id_degree_idx serves a whole-type start.
+    : `${prefix}0 AS MATERIALIZED (SELECT id FROM entity WHERE kb_id = ${kb} AND type_id = ${p.add(path.start.typeId)})`];
+  path.steps.forEach((step, i) => {
+    const prev = `${prefix}${i}`;
+    const last = i === path.steps.length - 1;
+    const columns = withRow && last ? 'n.id, n.name, n.degree' : 'n.id';
+    const [near, far] = step.direction === 'out' ? ['source_id', 'target_id'] : ['target_id', 'source_id'];
+    const relation = p.add(step.relationId);
+    const type = p.add(step.typeId);
+    const backwards = backwardsCondition(step, `(SELECT count(*) FROM ${prev})`, p);
+    const reached = `SELECT DISTINCT e.${far} AS id FROM ${prev} prev
+         JOIN edge e ON e.kb_id = ${kb} AND e.${near} = prev.id AND e.type_id = ${relation}`;
+    const forwards = step.checkType || columns !== 'n.id'
+      ? `SELECT ${columns} FROM (${reached}) d
+         JOIN entity n ON n.kb_id = ${kb} AND n.id = d.id${step.checkType ? ` AND n.type_id = ${type}` : ''}`
+      : `SELECT n.id FROM (${reached}) n`;
+    ctes.push(`${prefix}${i + 1} AS MATERIALIZED (
+       ${forwards}
+        WHERE NOT ${backwards}
+       UNION ALL
+       SELECT ${columns} FROM entity n
+        CROSS JOIN LATERAL (
+          -- IS TRUE keeps the IN a hashed subplan tested per edge, so LIMIT 1 can stop at the first hit.
+          SELECT 1 FROM edge e WHERE e.kb_id = ${kb} AND e.${far} = n.id AND e.type_id = ${relation}
+             AND (e.${near} IN (SELECT id FROM ${prev})) IS TRUE LIMIT 1) hit
+        WHERE n.kb_id = ${kb} AND n.type_id = ${type} AND ${backwards})`);
+  });
+  return ctes;
+}
+
+/**
+ * Whether probing backwards is cheaper, in index entries read: forwards costs a descent (~10 entries) plus the
+ * average degree per set member; backwards costs, per candidate, its fetch and descent (~20) plus the entries
+ * scanned before a hit, about (walked-from type size / set size), at most its average degree.
+ */
+function backwardsCondition(step: ResolvedStep, setSize: string, p: Params): string {
+  const outDegree = step.edges / Math.max(1, step.fromSize);
+  const inDegree = step.edges / Math.max(1, step.toSize);
+  return `(${setSize} * ${p.add(10 + outDegree)}::float8 > ${p.add(step.toSize)}::float8 * (20 + LEAST(${p.add(inDegree)}::float8, ${p.add(step.fromSize)}::float8 / GREATEST(${setSize}, 1))))`;
+}
+
+/**
+ * Runs `fn` in a read-only transaction with JIT compilation off: the step plans carry large cost estimates
+ * (for the side that does not run, too), which would otherwise trigger hundreds of milliseconds of JIT
+ * compilation for queries that take tens.
+ */
+export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query('SET LOCAL jit = off');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Counts per branch and step, the final set's size and one page of it, in one statement. The page is
+ * ordered by degree then name, or by text relevance when `q` filters it.
+ */
+async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: string, opts: MetapathOptions): Promise<MetapathsResult> {
+  const p = new Params();
+  const kb = p.add(kbId);
+  const prefixes = paths.map((_, i) => `b${i}_`);
+  const ctes = paths.flatMap((path, i) => branchCtes(path, prefixes[i]!, kb, p, i === 0));
+  const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
+  // The intersection: the first branch's final set, kept where every other branch reaches it too.
+  const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
+  ctes.push(`reach AS MATERIALIZED (SELECT id, name, degree FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
+
+  const q = opts.q?.trim() ? p.add(opts.q.trim()) : null;
+  const limit = p.add(opts.limit);
+  const offset = p.add(opts.offset);
+  let page: string;
+  if (q) {
+    ctes.push(`hits AS MATERIALIZED (
+       SELECT x.id, x.name, x.degree, x.text, ts_rank_cd(x.search, websearch_to_tsquery('english', ${q})) AS rank
+         FROM reach r JOIN entity x ON x.kb_id = ${kb} AND x.id = r.id
+        WHERE x.search @@ websearch_to_tsquery('english', ${q}))`);
+    page = `SELECT h.id, h.name, h.degree, ts_headline('english', h.text, websearch_to_tsquery('english', ${q}),
+              'MaxFragments=2, MaxWords=20, MinWords=8, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}') AS snippet
+         FROM (SELECT * FROM hits ORDER BY rank DESC, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
+        ORDER BY h.rank DESC, h.degree DESC, h.name, h.id`;
+  } else {
+    ctes.push(`hits AS (SELECT id FROM reach)`);
+    page = `SELECT id, name, degree FROM reach ORDER BY degree DESC, name, id LIMIT ${limit} OFFSET ${offset}`;
+  }
+  const counts = paths.flatMap((path, b) =>
+    Array.from({ length: path.steps.length + 1 }, (_, s) => `(SELECT count(*) FROM ${prefixes[b]}${s})`));
+
+  const sql = `WITH ${ctes.join(',\n')}
+    SELECT json_build_array(${counts.join(', ')}) AS counts,
+           (SELECT count(*) FROM hits) AS total,
+           (SELECT coalesce(json_agg(pg), '[]') FROM (${page}) pg) AS items`;
+  const { rows } = await db.query<{ counts: (number | string)[]; total: string; items: Omit<ReachableEntity, 'type'>[] }>(sql, p.values);
+  const row = rows[0]!;
+  const all = row.counts.map(Number);
+  let at = 0;
+  const branches = paths.map((path) => {
+    const c = all.slice(at, at + path.steps.length + 1);
+    at += path.steps.length + 1;
+    return { start: c[0]!, steps: c.slice(1).map((reached) => ({ reached })) };
+  });
+  return {
+    branches,
+    total: Number(row.total),
+    items: row.items.map((it) => ({ ...it, type: finalType })),
+  };
+}
+
+/** The distinct entities a metapath reaches after each step, and a page of the final set. */
+export async function evaluateMetapath(db: Database, kbId: number, path: Metapath, opts: MetapathOptions): Promise<MetapathResult> {
+  const { branches, total, items } = await evaluateMetapaths(db, kbId, [path], opts, '');
+  return { ...branches[0]!, total, items };
+}
+
+/**
+ * Several metapaths meeting at one entity (STaRK's two-branch templates): the entities every branch reaches,
+ * with each branch's own step counts. All branches must end at the same type.
+ */
+export async function evaluateMetapaths(db: Database, kbId: number, paths: Metapath[], opts: MetapathOptions, labelPrefix = 'paths'): Promise<MetapathsResult> {
+  if (paths.length < 1 || paths.length > 3) throw badRequest(`paths: give 1 to 3 branches (got ${paths.length})`);
+  const label = (i: number) => (labelPrefix ? `${labelPrefix}[${i}].` : '');
+  const schema = await loadIdSchema(db, kbId);
+  const resolved: ResolvedPath[] = [];
+  for (const [i, path] of paths.entries()) resolved.push(await resolvePath(db, kbId, schema, path, label(i)));
+  const finalType = resolved[0]!.finalTypeId;
+  for (const [i, r] of resolved.entries()) {
+    if (r.finalTypeId !== finalType) {
+      throw badRequest(`${label(i)}steps: ends at ${schema.typeNames.get(r.finalTypeId)}, but the first path ends at ${schema.typeNames.get(finalType)}; paths must meet at one type`);
+    }
+  }
+  return jitFreeRead(db, (client) => evaluate(client, kbId, resolved, schema.typeNames.get(finalType)!, opts));
+}

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/errors';
+import { evaluateMetapath, evaluateMetapaths, metapathSchema, movesFrom, type Metapath } from '../../lib/kb/metapath';
+import { openAppDatabase, pool } from '../support/app-database';
+import { importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
+import type { TestDatabase } from '../support/test-database';
+
+let testDb: TestDatabase;
+let kbId: number;
+/** External id (PrimeKG node_index) -> database id, and back. */
+const idOf = new Map<string, number>();
+const externalOf = new Map<number, string>();
+const edges: IbdEdge[] = readIbdEdges();
+
+beforeAll(async () => {
+  testDb = await openAppDatabase();
+  kbId = await importIbd(pool());
+  const { rows } = await pool().query<{ id: number; external_id: string }>(`SELECT id, external_id FROM entity WHERE kb_id = $1`, [kbId]);
+  for (const r of rows) {
+    idOf.set(r.external_id, r.id);
+    externalOf.set(r.id, r.external_id);
+  }
+});
+
+afterAll(async () => {
+  await testDb.drop();
+});
+
+const typeOf = new Map<string, string>();
+for (const e of edges) {
+  typeOf.set(e.source, e.sourceType);
+  typeOf.set(e.target, e.targetType);
+}
+
+/** The metapath walked over the edge file itself: the set of external ids after each step. */
+function expectedSteps(start: Set<string>, steps: Metapath['steps']): Set<string>[] {
+  const sets: Set<string>[] = [];
+  let current = start;
+  for (const step of steps) {
+    const next = new Set<string>();
+    for (const e of edges) {
+      if (e.relation !== step.relation) continue;
+      const [near, far, farType] = step.direction === 'out' ? [e.source, e.target, e.targetType] : [e.target, e.source, e.sourceType];
+      if (current.has(near) && farType === step.targetType) next.add(far);
+    }
+    sets.push(next);
+    current = next;
+  }
+  return sets;
+}
+
+const ofType = (type: string) => new Set([...typeOf].filter(([, t]) => t === type).map(([id]) => id));
+const degreeOf = (external: string) => edges.filter((e) => e.source === external || e.target === external).length;
+const externals = (items: { id: number }[]) => new Set(items.map((i) => externalOf.get(i.id)!));
+
+async function rejects(p: Promise<unknown>, status: number, message: RegExp): Promise<void> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).status).toBe(status);
+  expect((err as AppError).message).toMatch(message);
+}
+
+describe('metapath explorer on PrimeKG IBD', () => {
+  it('offers exactly the moves the edges allow, in both directions', async () => {
+    const schema = await metapathSchema(pool(), kbId);
+    const triples = new Map<string, number>();
+    for (const e of edges) {
+      const k = `${e.sourceType}|${e.relation}|${e.targetType}`;
+      triples.set(k, (triples.get(k) ?? 0) + 1);
+    }
+    expect(new Map(schema.triples.map((t) => [`${t.sourceType}|${t.relation}|${t.targetType}`, t.edgeCount]))).toEqual(triples);
+    const fromDrug = movesFrom(schema.triples, 'drug').map((m) => `${m.relation}|${m.direction}|${m.targetType}`);
+    const expected = new Set<string>();
+    for (const e of edges) {
+      if (e.sourceType === 'drug') expected.add(`${e.relation}|out|${e.targetType}`);
+      if (e.targetType === 'drug') expected.add(`${e.relation}|in|${e.sourceType}`);
+    }
+    expect(new Set(fromDrug)).toEqual(expected);
+    expect(fromDrug).toHaveLength(expected.size);
+  });
+
+  it('walks drug -target-> gene/protein -interacts with-> pathway from one drug', async () => {
+    // The drug with the most targets, so the walk fans out.
+    const targets = new Map<string, number>();
+    for (const e of edges) if (e.relation === 'target' && e.sourceType === 'drug') targets.set(e.source, (targets.get(e.source) ?? 0) + 1);
+    const drug = [...targets].sort((a, b) => b[1] - a[1])[0]![0];
+    const steps: Metapath['steps'] = [
+      { relation: 'target', direction: 'out', targetType: 'gene/protein' },
+      { relation: 'interacts with', direction: 'out', targetType: 'pathway' },
+    ];
+    const expected = expectedSteps(new Set([drug]), steps);
+    expect(expected[1]!.size).toBeGreaterThan(0);
+
+    const result = await evaluateMetapath(pool(), kbId, { start: { entity: idOf.get(drug)! }, steps }, { limit: 10_000, offset: 0 });
+    expect(result.start).toBe(1);
+    expect(result.steps.map((s) => s.reached)).toEqual(expected.map((s) => s.size));
+    expect(result.total).toBe(expected[1]!.size);
+    expect(externals(result.items)).toEqual(expected[1]);
+    for (const item of result.items) {
+      expect(item.type).toBe('pathway');
+      expect(item.degree).toBe(degreeOf(externalOf.get(item.id)!));
+    }
+    // Ordered by degree, highest first; pages split that order without gaps or overlaps.
+    const degrees = result.items.map((i) => i.degree);
+    expect(degrees).toEqual([...degrees].sort((a, b) => b - a));
+    const pages = [];
+    for (let offset = 0; offset < result.total; offset += 7) {
+      pages.push(...(await evaluateMetapath(pool(), kbId, { start: { entity: idOf.get(drug)! }, steps }, { limit: 7, offset })).items);
+    }
+    expect(pages.map((i) => i.id)).toEqual(result.items.map((i) => i.id));
+  });
+
+  it('walks a whole type, backwards along an edge and through a relation that reaches several types', async () => {
+    const steps: Metapath['steps'] = [
+      { relation: 'associated with', direction: 'in', targetType: 'gene/protein' },
+      { relation: 'target', direction: 'in', targetType: 'drug' },
+      { relation: 'transporter', direction: 'out', targetType: 'gene/protein' },
+      { relation: 'interacts with', direction: 'out', targetType: 'cellular_component' },
+    ];
+    const expected = expectedSteps(ofType('disease'), steps);
+    const result = await evaluateMetapath(pool(), kbId, { start: { type: 'disease' }, steps }, { limit: 5, offset: 0 });
+    expect(result.start).toBe(ofType('disease').size);
+    expect(result.steps.map((s) => s.reached)).toEqual(expected.map((s) => s.size));
+    expect(result.total).toBe(expected[3]!.size);
+    expect(result.items).toHaveLength(Math.min(5, expected[3]!.size));
+    for (const id of externals(result.items)) expect(expected[3]!.has(id)).toBe(true);
+  });
+
+  it('intersects two branches meeting at one type, with each branch counted', async () => {
+    const gene = '144'; // SMAD3
+    const a: Metapath = { start: { entity: idOf.get(gene)! }, steps: [{ relation: 'associated with', direction: 'out', targetType: 'disease' }] };
+    const b: Metapath = {
+      start: { type: 'drug' },
+      steps: [
+        { relation: 'target', direction: 'out', targetType: 'gene/protein' },
+        { relation: 'associated with', direction: 'out', targetType: 'disease' },
+      ],
+    };
+    const ea = expectedSteps(new Set([gene]), a.steps);
+    const eb = expectedSteps(ofType('drug'), b.steps);
+    const both = new Set([...ea[0]!].filter((x) => eb[1]!.has(x)));
+    expect(both.size).toBeGreaterThan(0);
+    expect(both.size).toBeLessThan(ea[0]!.size + eb[1]!.size);
+
+    const result = await evaluateMetapaths(pool(), kbId, [a, b], { limit: 1000, offset: 0 });
+    expect(result.branches.map((br) => br.steps.map((s) => s.reached))).toEqual([ea.map((s) => s.size), eb.map((s) => s.size)]);
+    expect(result.total).toBe(both.size);
+    expect(externals(result.items)).toEqual(both);
+
+    await rejects(evaluateMetapaths(pool(), kbId, [a, { start: { type: 'drug' }, steps: [b.steps[0]!] }], { limit: 10, offset: 0 }),
+      400, /paths\[1\].*gene\/protein.*disease/);
+  });
+
+  it('narrows the reachable set with a full-text filter, ranked by relevance', async () => {
+    const path: Metapath = { start: { type: 'pathway' }, steps: [{ relation: 'interacts with', direction: 'out', targetType: 'gene/protein' }] };
+    const all = await evaluateMetapath(pool(), kbId, path, { limit: 100_000, offset: 0 });
+    const filtered = await evaluateMetapath(pool(), kbId, path, { limit: 100_000, offset: 0, q: 'kinase' });
+    // What the database's full-text search matches among the same reachable set.
+    const { rows } = await pool().query<{ id: number }>(
+      `SELECT id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[]) AND search @@ websearch_to_tsquery('english', 'kinase')`,
+      [kbId, all.items.map((i) => i.id)]);
+    expect(filtered.total).toBe(rows.length);
+    expect(filtered.total).toBeGreaterThan(0);
+    expect(filtered.total).toBeLessThan(all.total);
+    expect(new Set(filtered.items.map((i) => i.id))).toEqual(new Set(rows.map((r) => r.id)));
+    expect(filtered.steps).toEqual(all.steps);
+    expect(filtered.items.some((i) => i.snippet?.includes('\u0002'))).toBe(true);
+  });
+
+  it('rejects unknown names and impossible moves, naming the step and field', async () => {
+    const drug = { entity: idOf.get([...ofType('drug')][0]!)! };
+    await rejects(evaluateMetapath(pool(), kbId, { start: drug, steps: [{ relation: 'cures', direction: 'out', targetType: 'disease' }] }, { limit: 10, offset: 0 }),
+      400, /steps\[0\]\.relation.*cures/);
+    await rejects(evaluateMetapath(pool(), kbId, {
+      start: drug,
+      steps: [{ relation: 'target', direction: 'out', targetType: 'gene/protein' }, { relation: 'target', direction: 'out', targetType: 'protein' }],
+    }, { limit: 10, offset: 0 }), 400, /steps\[1\]\.targetType.*protein/);
+    await rejects(evaluateMetapath(pool(), kbId, { start: { type: 'compound' }, steps: [{ relation: 'target', direction: 'out', targetType: 'gene/protein' }] }, { limit: 10, offset: 0 }),
+      400, /start\.type.*compound/);
+    await rejects(evaluateMetapath(pool(), kbId, { start: drug, steps: [{ relation: 'associated with', direction: 'out', targetType: 'disease' }] }, { limit: 10, offset: 0 }),
+      400, /steps\[0\]: no "associated with" edges lead from drug to disease/);
+    await rejects(evaluateMetapath(pool(), kbId, { start: { entity: 99_999_999 }, steps: [{ relation: 'target', direction: 'out', targetType: 'gene/protein' }] }, { limit: 10, offset: 0 }),
+      404, /start.*99999999/);
+  });
+});
