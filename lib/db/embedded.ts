@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { dataDir } from './paths';
+import { holdExtendedQueryBatches } from './protocol-batches';
 
 /**
  * The embedded database: PGlite (PostgreSQL in WASM) served over the Postgres wire protocol, so the
@@ -151,7 +152,7 @@ async function startHere(info: LockInfo, port?: number): Promise<EmbeddedDatabas
     db = await PGlite.create(pgDataDir(), { extensions: { pg_trgm } });
     const chosen = port ?? (await freePort());
     // Many pooled connections share PGlite's single session; the socket server queues their queries.
-    server = new PGLiteSocketServer({ db, port: chosen, host: '127.0.0.1', maxConnections: 64 });
+    server = new PGLiteSocketServer({ db: holdExtendedQueryBatches(db), port: chosen, host: '127.0.0.1', maxConnections: 64 });
     await server.start();
     updateLock({ ...info, port: chosen });
     let stopped = false;
