@@ -89,3 +89,12 @@ test('an expired or forged session token counts as signed out', async ({ page, c
     await expect(page).toHaveURL(/\/login\?callbackUrl=%2F$/);
   }
 });
+
+test('a shared explorer link survives signing in: the view state comes back with the page', async ({ page }) => {
+  const link = '/kb/demo-catalogue/search?q=tent&page=2';
+  await page.goto(link);
+  await expect(page).toHaveURL(`/login?callbackUrl=${encodeURIComponent(link)}`);
+  await submitLogin(page, ANNOTATOR, TEST_PASSWORD);
+  await expect(page).toHaveURL(link);
+  await expect(page.getByRole('searchbox')).toHaveValue('tent');
+});

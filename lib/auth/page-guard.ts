@@ -5,6 +5,18 @@ import { getVisibleKb, type KbSummary } from '../kb/access';
 import { can, type Permission } from './roles';
 import { currentUser, type SessionUser } from './session';
 
+type SearchParams = Record<string, string | string[] | undefined>;
+
+/** A page's path with its query, so signing in returns to the same view (the explorer keeps its state there). */
+export function pathWithQuery(path: string, searchParams: SearchParams): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(searchParams)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) query.append(key, v);
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
 /** For server pages: sends anonymous visitors to sign in, answers 403 to a role without the permission. */
 export async function requirePageUser(returnTo: string, permission?: Permission): Promise<SessionUser> {
   const user = await currentUser();

@@ -1,12 +1,12 @@
 import { Suspense } from 'react';
-import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { pool } from '@/lib/db/client';
 import { kbStatistics } from '@/lib/kb/stats';
 import { GraphExplorer } from '@/components/graph-explorer';
 
-export default async function GraphPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function GraphPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(`/kb/${slug}/graph`, 'kb:browse');
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/graph`, await searchParams), 'kb:browse');
   const kb = await requirePageKb(user, slug);
   const stats = await kbStatistics(pool(), kb.id, 12);
   return (

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { PathFinder } from '@/components/path-finder';
 
 export const metadata: Metadata = { title: 'Paths' };
 
-export default async function PathsPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function PathsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(`/kb/${slug}/paths`, 'kb:browse');
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/paths`, await searchParams), 'kb:browse');
   const kb = await requirePageKb(user, slug);
   return (
     <section className="space-y-4">

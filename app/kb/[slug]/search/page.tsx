@@ -1,12 +1,12 @@
 import { Suspense } from 'react';
-import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { db } from '@/lib/db/client';
 import { kbSchemaSummary } from '@/lib/kb/schema-summary';
 import { SearchView } from '@/components/search-view';
 
-export default async function SearchPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function SearchPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(`/kb/${slug}/search`, 'kb:browse');
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/search`, await searchParams), 'kb:browse');
   const kb = await requirePageKb(user, slug);
   const { nodeTypes } = await kbSchemaSummary(db(), kb.id);
   const types = nodeTypes.map((t) => ({ name: t.name, count: t.entityCount })).sort((a, b) => a.name.localeCompare(b.name));
