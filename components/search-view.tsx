@@ -118,8 +118,9 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
         {state.q && data && (
           <div aria-busy={isFetching} className={isFetching ? 'opacity-60' : ''}>
             <p className="mb-2 text-sm text-slate-600" data-testid="search-total">
-              {data.total.toLocaleString('en')} {data.total === 1 ? 'result' : 'results'}
+              {data.total.toLocaleString('en')}{data.totalIsLowerBound && '+'} {data.total === 1 ? 'result' : 'results'}
               {data.total > 0 && <> · page {state.page} of {pages}</>}
+              {data.totalIsLowerBound && <> · ranked among the best-connected matches; refine the query for exact ranking</>}
             </p>
             <ol className="space-y-3" data-testid="search-results">
               {data.hits.map((hit) => (

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { conflict } from '../errors';
 import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
-import { buildEdgeIndexes, buildEntityIndexes, createStagingTables, dropTables, publishPartitions, stagingTables, type TableNames } from './partitions';
+import { countHubRelations, HUB_DEGREE, replaceHubCounts, type HubCount } from '../kb/hub-counts';
+import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type TableNames } from './partitions';
 import { rowWriter } from './row-writer';
 import { IngestIssue, type KnowledgeSource } from './source';
 import { finishJob, recordProgress, startJob, type ImportPhase } from './jobs';
@@ -26,6 +27,8 @@ export interface ImportOptions {
   onJobCreated?: (jobId: number) => void;
   /** Forces a loading method; by default COPY on PostgreSQL and batched unnest inserts on PGlite. */
   method?: 'copy' | 'unnest';
+  /** Entities with at least this many edges get stored relation counts (default HUB_DEGREE); tests lower it. */
+  hubDegree?: number;
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -94,15 +97,17 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     await report('statistics');
     // Degrees and counts were tallied while loading; merged duplicates make them recount in SQL.
     if (duplicateEdges > 0) stats = await recountInDatabase(client, staging);
+    await buildSearchTable(client, staging, kbId);
     // VACUUM sets the visibility map, so relation counts are index-only scans from the first request
     // instead of after autovacuum gets round to the new tables.
-    await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}`);
+    await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}, ${staging.search}`);
+    const hubCounts = await countHubRelations(client, staging, opts.hubDegree ?? HUB_DEGREE);
 
     await report('publishing');
-    const counts = await publish(client, kbId, staging, stats, opts);
+    const counts = await publish(client, kbId, staging, stats, hubCounts, opts);
     // Autovacuum never analyzes partitioned parents; without their statistics the planner misjudges
     // every join across knowledge bases' partitions. The data is published already, so this may not fail the import.
-    await client.query('ANALYZE entity, edge').catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
+    await client.query('ANALYZE entity, edge, entity_search').catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
     const summary: ImportSummary = {
       jobId,
       kbId,
@@ -201,7 +206,7 @@ async function recountInDatabase(client: pg.PoolClient, t: TableNames): Promise<
 }
 
 /** Swaps the new version in and writes its counts, in one short transaction. */
-async function publish(client: pg.PoolClient, kbId: number, staging: TableNames, stats: LoadedStatistics, opts: ImportOptions): Promise<Pick<ImportSummary, 'entityTypes' | 'relations'>> {
+async function publish(client: pg.PoolClient, kbId: number, staging: TableNames, stats: LoadedStatistics, hubCounts: HubCount[], opts: ImportOptions): Promise<Pick<ImportSummary, 'entityTypes' | 'relations'>> {
   const types = [...stats.typeCounts].map(([typeId, n]) => ({ typeId, n }));
   const relationCounts = [...stats.relationCounts].map(([typeId, n]) => ({ typeId, n }));
   const ids = (xs: { typeId: number }[]) => xs.map((x) => x.typeId);
@@ -210,6 +215,7 @@ async function publish(client: pg.PoolClient, kbId: number, staging: TableNames,
   try {
     await client.query('SELECT id FROM knowledge_base WHERE id = $1 FOR UPDATE', [kbId]);
     await publishPartitions(client, kbId, staging);
+    await replaceHubCounts(client, kbId, hubCounts);
     await client.query('DELETE FROM schema_triple WHERE kb_id = $1', [kbId]);
     await client.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(types)]);
     await client.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(relationCounts)]);

@@ -5,21 +5,23 @@ type Queryable = Pick<pg.ClientBase, 'query'>;
 export interface TableNames {
   entity: string;
   edge: string;
+  /** Full-text search's narrow copy of the entities (see the migration 0004_search_table). */
+  search: string;
 }
 
 /**
- * Each knowledge base's entities and edges live in their own partitions of `entity` and `edge`
- * (`entity_kb_<kb id>`, `edge_kb_<kb id>`). An import fills standalone staging tables
+ * Each knowledge base's entities and edges live in their own partitions of `entity`, `edge` and
+ * `entity_search` (`entity_kb_<kb id>`, `edge_kb_<kb id>`, `entity_search_kb_<kb id>`). An import fills standalone staging tables
  * (`entity_load_<job id>`, ...) without indexes, builds the indexes once at the end, and publishes
  * them by swapping partitions in one short transaction: attaching reuses the indexes and, thanks to the
  * CHECK constraint, scans nothing. Names derive from integer ids only; no user text reaches this SQL.
  */
 export function liveTables(kbId: number): TableNames {
-  return { entity: `entity_kb_${positive(kbId)}`, edge: `edge_kb_${positive(kbId)}` };
+  return { entity: `entity_kb_${positive(kbId)}`, edge: `edge_kb_${positive(kbId)}`, search: `entity_search_kb_${positive(kbId)}` };
 }
 
 export function stagingTables(jobId: number): TableNames {
-  return { entity: `entity_load_${positive(jobId)}`, edge: `edge_load_${positive(jobId)}` };
+  return { entity: `entity_load_${positive(jobId)}`, edge: `edge_load_${positive(jobId)}`, search: `entity_search_load_${positive(jobId)}` };
 }
 
 function positive(id: number): number {
@@ -30,6 +32,7 @@ function positive(id: number): number {
 export async function createStagingTables(db: Queryable, t: TableNames): Promise<void> {
   await db.query(`CREATE TABLE ${t.entity} (LIKE entity INCLUDING DEFAULTS INCLUDING GENERATED)`);
   await db.query(`CREATE TABLE ${t.edge} (LIKE edge INCLUDING DEFAULTS)`);
+  await db.query(`CREATE TABLE ${t.search} (LIKE entity_search)`);
 }
 
 // The indexes the partitioned parents declare (see the migrations), built once after the load.
@@ -42,6 +45,22 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
     `CREATE INDEX ${t.entity}_type_name ON ${t.entity} (kb_id, type_id, name)`,
+  ]);
+}
+
+/**
+ * Fills the search table from the loaded entities, once their degrees are final, in descending degree
+ * order: a broad query's best-connected matches then sit together at the start of the table.
+ */
+export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number): Promise<void> {
+  await runAll(db, [
+    `INSERT INTO ${t.search} (kb_id, id, type_id, degree, name_search, search)
+       SELECT kb_id, id, type_id, degree, to_tsvector('english', name), search FROM ${t.entity} ORDER BY degree DESC, id`,
+    `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_kb CHECK (kb_id = ${positive(kbId)})`,
+    `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_pkey PRIMARY KEY (kb_id, id)`,
+    `CREATE INDEX ${t.search}_search ON ${t.search} USING GIN (search)`,
+    `CREATE INDEX ${t.search}_name_search ON ${t.search} USING GIN (name_search)`,
+    `CREATE INDEX ${t.search}_degree ON ${t.search} (kb_id, degree DESC, id)`,
   ]);
 }
 
@@ -58,7 +77,12 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
   for (const sql of statements) await db.query(sql);
 }
 
-const INDEX_SUFFIXES = { entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name'], edge: ['pkey', 'target'] } as const;
+const INDEX_SUFFIXES = {
+  entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name'],
+  edge: ['pkey', 'target'],
+  search: ['pkey', 'search', 'name_search', 'degree'],
+} as const;
+const PARENTS = { entity: 'entity', edge: 'edge', search: 'entity_search' } as const;
 
 async function exists(db: Queryable, table: string): Promise<boolean> {
   const { rows } = await db.query(`SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = 'r'`, [table]);
@@ -68,20 +92,20 @@ async function exists(db: Queryable, table: string): Promise<boolean> {
 /** Swaps the staging tables in as the knowledge base's partitions; call inside a transaction. */
 export async function publishPartitions(db: Queryable, kbId: number, staging: TableNames): Promise<void> {
   const live = liveTables(kbId);
-  for (const kind of ['edge', 'entity'] as const) {
+  for (const kind of ['edge', 'entity', 'search'] as const) {
     if (await exists(db, live[kind])) {
-      await db.query(`ALTER TABLE ${kind} DETACH PARTITION ${live[kind]}`);
+      await db.query(`ALTER TABLE ${PARENTS[kind]} DETACH PARTITION ${live[kind]}`);
       await db.query(`DROP TABLE ${live[kind]}`);
     }
     await db.query(`ALTER TABLE ${staging[kind]} RENAME TO ${live[kind]}`);
     // Indexes and constraints follow the table's name, so a DBA reading the catalog is not misled.
     for (const suffix of INDEX_SUFFIXES[kind]) await db.query(`ALTER INDEX ${staging[kind]}_${suffix} RENAME TO ${live[kind]}_${suffix}`);
     await db.query(`ALTER TABLE ${live[kind]} RENAME CONSTRAINT ${staging[kind]}_kb TO ${live[kind]}_kb`);
-    await db.query(`ALTER TABLE ${kind} ATTACH PARTITION ${live[kind]} FOR VALUES IN (${positive(kbId)})`);
+    await db.query(`ALTER TABLE ${PARENTS[kind]} ATTACH PARTITION ${live[kind]} FOR VALUES IN (${positive(kbId)})`);
   }
 }
 
 /** Drops tables that may or may not exist: staging tables of a failed import, a deleted knowledge base's partitions. */
 export async function dropTables(db: Queryable, t: TableNames): Promise<void> {
-  await db.query(`DROP TABLE IF EXISTS ${t.edge}, ${t.entity}`);
+  await db.query(`DROP TABLE IF EXISTS ${t.edge}, ${t.entity}, ${t.search}`);
 }

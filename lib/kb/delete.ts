@@ -10,7 +10,7 @@ export async function deleteKnowledgeBase(pool: pg.Pool, kbId: number): Promise<
     const running = await client.query(`SELECT id FROM import_job WHERE kb_id = $1 AND status = 'RUNNING'`, [kbId]);
     if (running.rows.length) throw conflict(`An import (job ${running.rows[0].id}) is running on this knowledge base`);
     const t = liveTables(kbId);
-    for (const kind of ['edge', 'entity'] as const) {
+    for (const kind of ['edge', 'entity', 'search'] as const) {
       const attached = await client.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [t[kind]]);
       if (attached.rows.length) await client.query(`DROP TABLE ${t[kind]}`);
     }

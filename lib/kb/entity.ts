@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { notFound } from '../errors';
+import { groupCountsSql } from './hub-counts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -36,18 +37,14 @@ export async function getEntity(db: Queryable, kbId: number, entityId: number): 
   return entity;
 }
 
-/** Edge counts per relation and direction; both scans are index-only on the two edge indexes. */
+/** Edge counts per relation and direction: stored for hubs, else index-only scans of the two edge indexes. */
 export async function relationCounts(db: Queryable, kbId: number, entityId: number): Promise<RelationCount[]> {
-  const { rows } = await db.query<{ relationId: number; relation: string; direction: Direction; count: string }>(
-    `SELECT c.type_id AS "relationId", r.name AS relation, c.direction, c.n AS count
-       FROM (SELECT type_id, 'out' AS direction, count(*) AS n FROM edge
-              WHERE kb_id = $1 AND source_id = $2 GROUP BY type_id
-             UNION ALL
-             SELECT type_id, 'in', count(*) FROM edge
-              WHERE kb_id = $1 AND target_id = $2 GROUP BY type_id) c
-       JOIN edge_type r ON r.id = c.type_id
+  const { rows } = await db.query<{ relationId: number; relation: string; direction: Direction; count: number }>(
+    `SELECT c."typeId" AS "relationId", r.name AS relation, c.direction, c.count
+       FROM (${groupCountsSql(['out', 'in'])}) c
+       JOIN edge_type r ON r.id = c."typeId"
       ORDER BY r.name, c.direction DESC`,
-    [kbId, entityId],
+    [kbId, [entityId], null],
   );
-  return rows.map((r) => ({ ...r, count: Number(r.count) }));
+  return rows;
 }

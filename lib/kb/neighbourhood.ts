@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { badRequest } from '../errors';
 import { allocateBudget, ELEMENTS_PER_STUB, levelAllowance, planLevel } from './budget';
 import { getEntity, relationCounts, type Direction } from './entity';
+import { groupCountsSql } from './hub-counts';
 import { stubId } from './graph-view';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -155,18 +156,10 @@ async function resolveRelations(db: Queryable, kbId: number, names: string[]): P
   return new Map(names.map((n) => [byName.get(n)!, n]));
 }
 
-/** Edge counts per frontier node, relation and direction: index-only scans of the primary key (out) and edge_target_idx (in). */
+/** Edge counts per frontier node, relation and direction: stored for hubs, else index-only scans of the edge indexes. */
 async function groupCounts(db: Queryable, kbId: number, nodes: number[], typeIds: number[], direction: GraphDirection): Promise<GroupCount[]> {
-  const parts: string[] = [];
-  if (direction !== 'in') {
-    parts.push(`SELECT source_id AS node, type_id AS "typeId", 'out' AS direction, count(*)::int AS count FROM edge
-                 WHERE kb_id = $1 AND source_id = ANY($2::int[]) AND type_id = ANY($3::int[]) GROUP BY source_id, type_id`);
-  }
-  if (direction !== 'out') {
-    parts.push(`SELECT target_id AS node, type_id AS "typeId", 'in' AS direction, count(*)::int AS count FROM edge
-                 WHERE kb_id = $1 AND target_id = ANY($2::int[]) AND type_id = ANY($3::int[]) GROUP BY target_id, type_id`);
-  }
-  const { rows } = await db.query<GroupCount>(parts.join(' UNION ALL '), [kbId, nodes, typeIds]);
+  const directions: Direction[] = direction === 'both' ? ['out', 'in'] : [direction];
+  const { rows } = await db.query<GroupCount>(groupCountsSql(directions), [kbId, nodes, typeIds]);
   return rows;
 }
 

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
 import type { Direction } from './entity';
+import { groupCountsSql } from './hub-counts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -75,7 +76,7 @@ interface GroupContext {
 async function groupContext(db: Queryable, kbId: number, entityId: number, relation: number | string, direction: Direction): Promise<GroupContext> {
   const byId = typeof relation === 'number' ? relation : null;
   const byName = typeof relation === 'string' ? relation : null;
-  const { self, selfType, otherType } = SIDE[direction];
+  const { selfType, otherType } = SIDE[direction];
   const { rows } = await db.query<{ typeId: number | null; relationId: number | null; reach: { typeId: number; entities: number }[] }>(
     `WITH rel AS (SELECT id FROM edge_type WHERE kb_id = $1 AND (id = $3 OR name = $4) LIMIT 1),
           ent AS (SELECT type_id FROM entity WHERE kb_id = $1 AND id = $2)
@@ -90,12 +91,12 @@ async function groupContext(db: Queryable, kbId: number, entityId: number, relat
   const ctx = rows[0]!;
   if (ctx.typeId === null) throw notFound(`No entity ${entityId} in this knowledge base`);
   if (ctx.relationId === null) throw notFound(`No relation ${JSON.stringify(relation)} in this knowledge base`);
-  // Index-only count on the primary key (out) or edge_target_idx (in).
-  const count = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM edge WHERE kb_id = $1 AND ${self} = $2 AND type_id = $3`,
-    [kbId, entityId, ctx.relationId],
+  // Stored for hubs, else an index-only count on the primary key (out) or edge_target_idx (in).
+  const count = await db.query<{ count: number }>(
+    `SELECT count FROM (${groupCountsSql([direction])}) c`,
+    [kbId, [entityId], [ctx.relationId]],
   );
-  return { relationId: ctx.relationId, total: Number(count.rows[0]!.n), reach: ctx.reach };
+  return { relationId: ctx.relationId, total: count.rows[0]?.count ?? 0, reach: ctx.reach };
 }
 
 /**

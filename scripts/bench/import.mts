@@ -71,7 +71,7 @@ async function main() {
     const entityColumns = 'id, kb_id, type_id, external_id, name, aliases, document, text, degree';
     await pool.query(`COPY ${live.entity} (${entityColumns}) TO '${dump.entity}'`);
     await pool.query(`COPY ${live.edge} TO '${dump.edge}'`);
-    const baseline = { entity: 'entity_load_900001', edge: 'edge_load_900001' };
+    const baseline = { entity: 'entity_load_900001', edge: 'edge_load_900001', search: 'entity_search_load_900001' };
     const t1 = performance.now();
     await createStagingTables(pool, baseline);
     await pool.query(`COPY ${baseline.entity} (${entityColumns}) FROM '${dump.entity}'`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocomplete } from '../../lib/kb/autocomplete';
 import { lookupEntities, lookupEntity } from '../../lib/kb/lookup';
-import { MATCH_END, MATCH_START, searchEntities } from '../../lib/kb/search';
+import { BROAD_QUERY_CANDIDATES, MATCH_END, MATCH_START, searchEntities } from '../../lib/kb/search';
 import { openAppDatabase, pool } from '../support/app-database';
 import { importIbd } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
@@ -115,5 +115,55 @@ describe('search', () => {
     expect(pages.every((p) => p.total === first.total)).toBe(true);
     expect(first.hits[0]!.snippet).toContain(MATCH_START);
     expect(first.hits[0]!.snippet).toContain(MATCH_END);
+  });
+  it('keeps a narrow copy of every entity for search', async () => {
+    const { rows } = await pool().query<{ entities: number; copies: number; names: number }>(
+      `SELECT (SELECT count(*)::int FROM entity WHERE kb_id = $1) AS entities,
+              (SELECT count(*)::int FROM entity_search s JOIN entity e ON e.kb_id = s.kb_id AND e.id = s.id
+                WHERE s.kb_id = $1 AND s.search = e.search AND s.degree = e.degree AND s.type_id = e.type_id) AS copies,
+              (SELECT count(*)::int FROM entity_search WHERE kb_id = $1 AND name_search = ''::tsvector) AS names`,
+      [kbId],
+    );
+    expect(rows[0]!.copies).toBe(rows[0]!.entities);
+    expect(rows[0]!.names).toBe(0);
+  });
+
+  it('counts and ranks every match of a query within the exact limit', async () => {
+    const query = 'inflammatory bowel';
+    const { rows } = await pool().query<{ id: number; total: number }>(
+      `SELECT id, count(*) OVER ()::int AS total FROM entity, websearch_to_tsquery('english', $2) q
+        WHERE kb_id = $1 AND search @@ q ORDER BY ts_rank_cd(search, q) DESC, degree DESC, id LIMIT 20`,
+      [kbId, query],
+    );
+    const result = await searchEntities(pool(), kbId, { query, limit: 20, offset: 0 });
+    expect(result.totalIsLowerBound).toBe(false);
+    expect(result.total).toBe(rows[0]!.total);
+    expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
+  });
+
+  it('bounds a broad query: a lower-bound total, ranked among the best-connected name and text matches', async () => {
+    const query = 'regulation';
+    const result = await searchEntities(pool(), kbId, { query, limit: 20, offset: 0, exactMatchLimit: 5 });
+    expect(result.totalIsLowerBound).toBe(true);
+    expect(result.total).toBe(5);
+    // The candidates, worked out from `entity`: the best-connected name matches and matches overall.
+    const { rows } = await pool().query<{ id: number }>(
+      `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
+       candidate AS (
+         (SELECT id FROM entity, q WHERE kb_id = $1 AND to_tsvector('english', name) @@ q.q ORDER BY degree DESC, id LIMIT $3)
+         UNION
+         (SELECT id FROM entity, q WHERE kb_id = $1 AND search @@ q.q ORDER BY degree DESC, id LIMIT $3))
+       SELECT e.id FROM candidate c JOIN entity e ON e.kb_id = $1 AND e.id = c.id, q
+        ORDER BY ts_rank_cd(e.search, q.q) DESC, e.degree DESC, e.id LIMIT 20`,
+      [kbId, query, BROAD_QUERY_CANDIDATES],
+    );
+    const { rows: all } = await pool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM entity WHERE kb_id = $1 AND search @@ websearch_to_tsquery('english', $2)`, [kbId, query]);
+    expect(all[0]!.n).toBeGreaterThan(2 * BROAD_QUERY_CANDIDATES);
+    expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
+    expect(result.hits[0]!.snippet).toContain(MATCH_START);
+    // Within the exact limit the same query is counted in full.
+    const exact = await searchEntities(pool(), kbId, { query, limit: 1, offset: 0, exactMatchLimit: all[0]!.n });
+    expect(exact).toMatchObject({ total: all[0]!.n, totalIsLowerBound: false });
   });
 });

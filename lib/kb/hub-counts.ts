@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import type { Direction } from './entity';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/**
+ * Entities with at least this many edges have their edge counts per relation and direction stored at
+ * import (table hub_relation_count). Counting a hub's 100k edges, even index-only, costs tens of
+ * milliseconds on every page that shows it; below this degree a live count reads at most this many index
+ * entries, well under a millisecond.
+ */
+export const HUB_DEGREE = 1000;
+
+export interface HubCount {
+  entityId: number;
+  typeId: number;
+  direction: Direction;
+  count: number;
+}
+
+/** The per-relation counts of every entity of degree >= `hubDegree` in a (staging) entity/edge table pair. */
+export async function countHubRelations(db: Queryable, tables: { entity: string; edge: string }, hubDegree: number): Promise<HubCount[]> {
+  const { rows } = await db.query<{ entityId: number; typeId: number; direction: Direction; count: string }>(
+    `SELECT h.id AS "entityId", c.type_id AS "typeId", c.direction, c.n AS count
+       FROM ${tables.entity} h CROSS JOIN LATERAL (
+              SELECT type_id, 'out' AS direction, count(*) AS n FROM ${tables.edge} WHERE source_id = h.id GROUP BY type_id
+              UNION ALL
+              SELECT type_id, 'in', count(*) FROM ${tables.edge} WHERE target_id = h.id GROUP BY type_id) c
+      WHERE h.degree >= $1`,
+    [hubDegree],
+  );
+  return rows.map((r) => ({ ...r, count: Number(r.count) }));
+}
+
+/** Replaces a knowledge base's stored hub counts; run inside the transaction that publishes its edges. */
+export async function replaceHubCounts(db: Queryable, kbId: number, counts: HubCount[]): Promise<void> {
+  await db.query('DELETE FROM hub_relation_count WHERE kb_id = $1', [kbId]);
+  await db.query(
+    `INSERT INTO hub_relation_count (kb_id, entity_id, type_id, direction, count)
+     SELECT $1, e, t, d, n FROM unnest($2::int[], $3::int[], $4::text[], $5::int[]) AS u(e, t, d, n)`,
+    [kbId, counts.map((c) => c.entityId), counts.map((c) => c.typeId), counts.map((c) => c.direction), counts.map((c) => c.count)],
+  );
+}
+
+/**
+ * SQL for edge counts of the entities `$2::int[]` per relation and direction, limited to the relations
+ * `$3::int[]` (NULL = all) and the directions asked for: stored rows for hubs, a live index-only count for
+ * the rest. Columns: node, "typeId", direction, count. Parameter $1 is the knowledge base.
+ */
+export function groupCountsSql(directions: Direction[]): string {
+  const live = (d: Direction) => {
+    const self = d === 'out' ? 'source_id' : 'target_id';
+    return `SELECT ${self} AS node, type_id AS "typeId", '${d}' AS direction, count(*)::int AS count FROM edge
+             WHERE kb_id = $1 AND ${self} = ANY($2::int[]) AND ($3::int[] IS NULL OR type_id = ANY($3::int[]))
+               AND ${self} NOT IN (SELECT entity_id FROM hub_relation_count WHERE kb_id = $1 AND entity_id = ANY($2::int[]))
+             GROUP BY ${self}, type_id`;
+  };
+  const stored = `SELECT entity_id AS node, type_id AS "typeId", direction, count FROM hub_relation_count
+                   WHERE kb_id = $1 AND entity_id = ANY($2::int[]) AND ($3::int[] IS NULL OR type_id = ANY($3::int[]))
+                     AND direction = ANY('{${directions.join(',')}}'::text[])`;
+  return [stored, ...directions.map(live)].join('\nUNION ALL\n');
+}
