@@ -8,10 +8,27 @@ type Queryable = Pick<pg.Pool, 'query'>;
 export const MAX_PATH_HOPS = 3;
 export const DEFAULT_PATH_CAP = 500;
 /**
- * Edge reads the exact 3-hop count may cost: the summed degree of the smaller endpoint's neighbours. Above it
- * (two hubs) the paths are listed up to the cap without counting them all.
+ * Edge reads (probes weighed as PROBE_COST reads) the exact 3-hop count may cost. Above it the paths are listed
+ * up to the cap without counting them all.
  */
 export const THREE_HOP_COUNT_BUDGET = 600_000;
+/** Far ends of at most this degree have both neighbour sets looked up, so each x can pick read or probe. */
+const WEIGHED_DEGREE_LIMIT = 10_000;
+/** What one primary-key probe costs, in edges read by an index-only scan. */
+const PROBE_COST = 8;
+
+/**
+ * How 3-hop paths join the near end's neighbours (x) to the far end's (y): `expand` reads every x's edges,
+ * `probe` looks up each (x, relation, y) the schema allows, `weighed` picks per x. Chosen per query; forced only
+ * to test each.
+ */
+export type ThreeHopStrategy = 'expand' | 'probe' | 'weighed';
+
+/** Overrides of the automatic choices, for tests: the 3-hop strategy and the edge reads a 3-hop count may cost. */
+export interface PathTuning {
+  threeHop?: ThreeHopStrategy;
+  countBudget?: number;
+}
 
 export interface PathOptions {
   from: number;
@@ -79,21 +96,23 @@ interface RawPath {
 
 /**
  * Every simple path (no entity twice) of 1 to maxHops edges between two entities, edges walked either way.
- * Bidirectional: 2-hop paths hash-join the two endpoints' neighbour lists; 3-hop paths expand the endpoint
- * of smaller degree, read each neighbour's edges (primary key out, edge_target_idx in, both index-only) and
- * keep those landing in the other endpoint's neighbour list. Hub-safe: a hub's neighbour list is read once,
- * and the 3-hop count is exact only while its cost stays under THREE_HOP_COUNT_BUDGET edge reads.
+ * Bidirectional: 2-hop paths join the two endpoints' neighbour lists; 3-hop paths join the near (smaller
+ * degree) end's neighbours x to the far end's neighbours y by reading x's edges or probing (x, y) pairs, see
+ * ThreeHopStrategy. Hub-safe: a hub's neighbour list is read once, and the 3-hop count is exact only while its
+ * cost stays under THREE_HOP_COUNT_BUDGET edge reads.
  */
-export async function findPaths(db: Database, kbId: number, opts: PathOptions): Promise<PathsResult> {
+export async function findPaths(db: Database, kbId: number, opts: PathOptions, tuning: PathTuning = {}): Promise<PathsResult> {
   if (!Number.isInteger(opts.maxHops) || opts.maxHops < 1 || opts.maxHops > MAX_PATH_HOPS) {
     throw badRequest(`hops: must be 1 to ${MAX_PATH_HOPS} (got ${opts.maxHops})`);
   }
   if (opts.from === opts.to) throw badRequest('to: must differ from from (a path joins two entities)');
-  return jitFreeRead(db, (client) => searchPaths(client, kbId, opts));
+  return jitFreeRead(db, (client) => searchPaths(client, kbId, opts, tuning));
 }
 
-async function searchPaths(db: Queryable, kbId: number, opts: PathOptions): Promise<PathsResult> {
+async function searchPaths(db: Queryable, kbId: number, opts: PathOptions, tuning: PathTuning): Promise<PathsResult> {
   const cap = opts.cap ?? DEFAULT_PATH_CAP;
+  // Joins here pair unsorted neighbour lists: hashing the smaller beats sorting both (twice as fast on hubs).
+  await db.query('SET LOCAL enable_mergejoin = off');
 
   const { rows: ends } = await db.query<PathEntity & { degree: number }>(
     `SELECT e.id, e.name, t.name AS type, e.degree FROM entity e JOIN node_type t ON t.id = e.type_id
@@ -128,6 +147,7 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions): Prom
 
   // Endpoints in walking order: the smaller-degree one expands first; paths are turned round afterwards.
   const [near, far] = from.degree <= to.degree ? [from.id, to.id] : [to.id, from.id];
+  const [nearDegree, farDegree] = near === from.id ? [from.degree, to.degree] : [to.degree, from.degree];
   const params = [kbId, near, far, relationIds];
 
   // 1 hop: point lookups on the primary key, one per relation and direction.
@@ -140,7 +160,6 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions): Prom
   if (opts.maxHops >= 2) {
     // Probing each neighbour of the near end for edges to the far end costs 2 index descents per relation;
     // reading the far end's whole neighbour list costs its degree. Pick the cheaper.
-    const [nearDegree, farDegree] = near === from.id ? [from.degree, to.degree] : [to.degree, from.degree];
     const probe = nearDegree * 2 * relationIds.length <= farDegree;
     const { total, rows } = await pagedPaths<{ m: number; r1: number; f1: boolean; r2: number; f2: boolean }>(db, probe
       ? `a AS MATERIALIZED (${neighbours('$2')}),
@@ -157,22 +176,15 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions): Prom
   }
 
   if (opts.maxHops >= 3) {
-    const nearDegree = near === from.id ? from.degree : to.degree;
-    const exact = nearDegree <= THREE_HOP_COUNT_BUDGET && await threeHopCountAffordable(db, kbId, near, relationIds);
-    // Nested loops all the way, so LIMIT can stop early: the near end's edges, each neighbour's edges, kept
-    // when they land next to the far end (a hashed set, IS TRUE keeps it a per-row test), then the last
-    // edge by point lookups on the two indexes.
-    const { total, rows } = await pagedPaths<{ a: number; b: number; r1: number; f1: boolean; r2: number; f2: boolean; r3: number; f3: boolean }>(db,
-      `s AS MATERIALIZED (${neighbours('$2')}),
-       o AS MATERIALIZED (SELECT DISTINCT node FROM (${neighbours('$3')}) f),
-       paths AS (
-         SELECT s.node AS a, m.node AS b, s.type_id AS r1, s.fwd AS f1, m.type_id AS r2, m.fwd AS f2, z.type_id AS r3, z.fwd AS f3
-           FROM s
-           CROSS JOIN LATERAL (${neighbours('s.node')}) m
-           CROSS JOIN LATERAL (${edgesToFar('m.node')}) z
-          WHERE s.node <> $2 AND s.node <> $3 AND m.node <> $2 AND m.node <> $3 AND m.node <> s.node
-            AND (m.node IN (SELECT node FROM o)) IS TRUE)`,
-      params, cap - raw.length, exact);
+    const strategy = tuning.threeHop ?? (farDegree <= WEIGHED_DEGREE_LIMIT ? 'weighed' : 'expand');
+    const budget = tuning.countBudget ?? THREE_HOP_COUNT_BUDGET;
+    const weigh = strategy !== 'expand' || nearDegree <= WEIGHED_DEGREE_LIMIT;
+    const [ctes, args] = strategy === 'expand'
+      ? [expandCtes(weigh), [...params, budget]]
+      : [weighedCtes(strategy === 'probe'), [...params, budget, PROBE_COST]];
+    // Two big ends whose shorter paths already fill the cap: nothing to list and too costly to count.
+    const { total, rows } = !weigh && raw.length >= cap ? { total: null, rows: [] } : await pagedPaths<{ a: number; b: number; r1: number; f1: boolean; r2: number; f2: boolean; r3: number; f3: boolean }>(db,
+      ctes, args, cap - raw.length, 'cost', 'page');
     collect(3, total, rows.map((r) => ({
       nodes: [near, r.a, r.b, far],
       hops: [{ relationId: r.r1, fwd: r.f1 }, { relationId: r.r2, fwd: r.f2 }, { relationId: r.r3, fwd: !r.f3 }],
@@ -211,24 +223,88 @@ function reverse(p: RawPath): RawPath {
 }
 
 /**
- * Runs the `paths` CTE: up to `limit` rows, and their number when `count` (the CTE is then materialised once
- * for both). Without counting, LIMIT stops the enumeration early and one extra row tells whether more exist.
+ * Runs the `paths` CTE: up to `limit` rows and their number. `count` is true (always count), false (never: LIMIT
+ * stops the enumeration early and one extra row tells whether more exist) or 'cost': count only while the `cost`
+ * CTE stays within $6 edge reads; the uncounted CTE is then read lazily, only as far as the page needs.
  */
-async function pagedPaths<R>(db: Queryable, ctes: string, params: unknown[], limit: number, count: boolean): Promise<{ total: number | null; rows: R[] }> {
+async function pagedPaths<R>(db: Queryable, ctes: string, params: unknown[], limit: number, count: boolean | 'cost', page = 'paths'): Promise<{ total: number | null; rows: R[] }> {
+  const counted = count === 'cost'
+    ? 'CASE WHEN (SELECT cost FROM cost) <= $6 THEN (SELECT count(*) FROM paths) END'
+    : count ? '(SELECT count(*) FROM paths)' : 'NULL';
   const { rows } = await db.query<{ total: string | null; rows: R[] }>(
     `WITH ${ctes}
-     SELECT ${count ? '(SELECT count(*) FROM paths)' : 'NULL'} AS total,
-            (SELECT coalesce(json_agg(p), '[]') FROM (SELECT * FROM paths LIMIT $5) p) AS rows`,
-    [...params, count ? limit : limit + 1]);
+     SELECT ${counted} AS total, (SELECT coalesce(json_agg(p), '[]') FROM (SELECT * FROM ${page} LIMIT $5) p) AS rows`,
+    [...params.slice(0, 4), count === true ? limit : limit + 1, ...params.slice(4)]);
   const row = rows[0]!;
-  return { total: row.total === null ? null : Number(row.total), rows: row.rows };
+  // Uncounted, a page that came back short holds every path: the count is exact after all.
+  const total = row.total !== null ? Number(row.total) : row.rows.length <= limit ? row.rows.length : null;
+  return { total, rows: row.rows };
 }
 
-/** The edges a full 3-hop enumeration reads: the summed degree of the near endpoint's neighbours. */
-async function threeHopCountAffordable(db: Queryable, kbId: number, near: number, relationIds: number[]): Promise<boolean> {
-  const { rows } = await db.query<{ cost: string | null }>(
-    `SELECT sum(x.degree) AS cost
-       FROM (SELECT DISTINCT node FROM (${neighbours('$2', '$3')}) n) n
-       JOIN entity x ON x.kb_id = $1 AND x.id = n.node`, [kbId, near, relationIds]);
-  return Number(rows[0]?.cost ?? 0) <= THREE_HOP_COUNT_BUDGET;
+/**
+ * 3 hops near–x–y–far, every x read: each near neighbour's edges (primary key out, edge_target_idx in, both
+ * index-only) kept when they land in the far end's neighbour set (hashed once). Nested loops, so LIMIT stops
+ * early. `cost` is the summed degree of the x, looked up only when `weigh` (a few thousand entities at most).
+ */
+function expandCtes(weigh: boolean): string {
+  return `s AS MATERIALIZED (${neighbours('$2')}),
+    o AS MATERIALIZED (${neighbours('$3')}),
+    x AS MATERIALIZED (SELECT DISTINCT node AS id FROM s WHERE node <> $2 AND node <> $3),
+    y AS MATERIALIZED (SELECT DISTINCT node AS id FROM o WHERE node <> $2 AND node <> $3),
+    cost AS (SELECT ${weigh ? 'sum(e.degree) AS cost FROM entity e WHERE e.kb_id = $1 AND e.id IN (SELECT id FROM x)' : 'NULL::bigint AS cost'}),
+    mid AS (
+      SELECT x.id AS a, m.node AS b, m.type_id AS r2, m.fwd AS f2
+        FROM x CROSS JOIN LATERAL (${neighbours('x.id')}) m
+       WHERE m.node <> x.id AND (m.node IN (SELECT id FROM y)) IS TRUE),
+    ${PATHS_FROM_MIDDLE}`;
 }
+
+/**
+ * 3 hops near–x–y–far, both neighbour sets small enough to look up (entity primary key). Each x is joined to the
+ * y by the cheaper of reading its edges (its degree) and probing the primary key for each (x, relation, y) the
+ * schema allows between their types (PROBE_COST each); `probeAll` forces probing. `cost` sums the choices.
+ */
+function weighedCtes(probeAll: boolean): string {
+  const probe = (src: string, dst: string, fwd: boolean, join: string) => `
+      SELECT w.id AS a, y.id AS b, t.r AS r2, ${fwd} AS f2
+        FROM w JOIN t ON ${join} = w.type_id JOIN y ON y.type_id = ${join === 't.st' ? 't.tt' : 't.st'}
+       WHERE NOT w.reads AND y.id <> w.id
+         AND EXISTS (SELECT FROM edge WHERE kb_id = $1 AND source_id = ${src} AND type_id = t.r AND target_id = ${dst})`;
+  return `s AS MATERIALIZED (${neighbours('$2')}),
+    o AS MATERIALIZED (${neighbours('$3')}),
+    t AS MATERIALIZED (SELECT source_type_id AS st, edge_type_id AS r, target_type_id AS tt
+                         FROM schema_triple WHERE kb_id = $1 AND edge_type_id = ANY($4::int[])),
+    x AS MATERIALIZED (SELECT e.id, e.type_id, e.degree FROM entity e
+                        WHERE e.kb_id = $1 AND e.id IN (SELECT node FROM s) AND e.id <> $2 AND e.id <> $3),
+    y AS MATERIALIZED (SELECT e.id, e.type_id FROM entity e
+                        WHERE e.kb_id = $1 AND e.id IN (SELECT node FROM o) AND e.id <> $2 AND e.id <> $3),
+    yt AS MATERIALIZED (SELECT type_id, count(*) AS n FROM y GROUP BY type_id),
+    -- Per x: the relations that can reach a y's type out and in, and the probes joining it to every y would take.
+    v AS (SELECT x.*,
+            ARRAY(SELECT DISTINCT t.r FROM t JOIN yt ON yt.type_id = t.tt WHERE t.st = x.type_id) AS outs,
+            ARRAY(SELECT DISTINCT t.r FROM t JOIN yt ON yt.type_id = t.st WHERE t.tt = x.type_id) AS ins,
+            (SELECT coalesce(sum(yt.n), 0) FROM t JOIN yt ON yt.type_id = t.tt WHERE t.st = x.type_id)
+            + (SELECT coalesce(sum(yt.n), 0) FROM t JOIN yt ON yt.type_id = t.st WHERE t.tt = x.type_id) AS probes
+          FROM x),
+    w AS MATERIALIZED (SELECT v.*, ${probeAll ? 'false' : 'v.degree <= $7 * v.probes'} AS reads FROM v),
+    cost AS (SELECT sum(CASE WHEN reads THEN degree ELSE $7 * probes END) AS cost FROM w),
+    mid AS (
+      SELECT w.id AS a, m.node AS b, m.type_id AS r2, m.fwd AS f2
+        FROM w CROSS JOIN LATERAL (
+          SELECT target_id AS node, type_id, true AS fwd FROM edge WHERE kb_id = $1 AND source_id = w.id AND type_id = ANY(w.outs)
+          UNION ALL
+          SELECT source_id, type_id, false FROM edge WHERE kb_id = $1 AND target_id = w.id AND type_id = ANY(w.ins)) m
+       WHERE w.reads AND m.node <> w.id AND (m.node IN (SELECT id FROM y)) IS TRUE
+      UNION ALL ${probe('w.id', 'y.id', true, 't.st')}
+      UNION ALL ${probe('y.id', 'w.id', false, 't.tt')}),
+    ${PATHS_FROM_MIDDLE}`;
+}
+
+/**
+ * Middle edges (a–b, `f2` when stored a -> b) completed by the near end's edges to a and the far end's to b:
+ * all of them (`paths`, only scanned to count) and those of the first $5 middle edges (`page`, at least $5
+ * paths when more exist). Joining a short prefix keeps the middle enumeration lazy whatever join the planner picks.
+ */
+const PATHS_FROM_MIDDLE = ['paths', 'page'].map((name) => `${name} AS (
+      SELECT m.a, m.b, s.type_id AS r1, s.fwd AS f1, m.r2, m.f2, o.type_id AS r3, o.fwd AS f3
+        FROM ${name === 'page' ? '(SELECT * FROM mid LIMIT $5)' : 'mid'} m JOIN s ON s.node = m.a JOIN o ON o.node = m.b)`).join(',\n    ');

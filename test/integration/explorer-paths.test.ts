@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
-import { findPaths, type PathsResult } from '../../lib/kb/paths';
+import { findPaths, type PathsResult, type ThreeHopStrategy } from '../../lib/kb/paths';
 import { openAppDatabase, pool } from '../support/app-database';
 import { importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
@@ -131,6 +131,39 @@ describe('paths between two entities on PrimeKG IBD', () => {
     const twoHops = await findPaths(pool(), kbId, { from: idOf.get(CROHN)!, to: idOf.get(SMAD3)!, maxHops: 2, cap: 1_000_000 });
     expectSamePaths(twoHops, enumerate(CROHN, SMAD3, 2), 2);
     expect(twoHops.counts.map((c) => c.hops)).toEqual([1, 2]);
+  });
+
+  it('finds the same paths with every 3-hop strategy, in both directions and under relation filters', async () => {
+    const drug = edges.find((e) => e.sourceType === 'drug' && e.relation === 'target')!.source;
+    const pairs = [[CROHN, SMAD3], [SMAD3, CROHN], [drug, CROHN], [CROHN, drug]] as const;
+    for (const threeHop of ['expand', 'probe', 'weighed'] satisfies ThreeHopStrategy[]) {
+      for (const [a, b] of pairs) {
+        for (const relations of [undefined, ['interacts with', 'target']]) {
+          const result = await findPaths(pool(), kbId, { from: idOf.get(a)!, to: idOf.get(b)!, maxHops: 3, relations, cap: 1_000_000 }, { threeHop });
+          expectSamePaths(result, enumerate(a, b, 3, relations), 3);
+        }
+      }
+    }
+  });
+
+  it('lists the first paths without a 3-hop count when counting would cost too much, exact again when all fit', async () => {
+    const expected = enumerate(CROHN, SMAD3, 3);
+    const all = new Set([1, 2, 3].flatMap((hops) => expected.get(hops) ?? []));
+    for (const threeHop of ['expand', 'weighed'] satisfies ThreeHopStrategy[]) {
+      const capped = await findPaths(pool(), kbId, { from: idOf.get(CROHN)!, to: idOf.get(SMAD3)!, maxHops: 3, cap: 300 }, { threeHop, countBudget: 0 });
+      expect(capped.truncated).toBe(true);
+      expect(capped.counts).toEqual([1, 2, 3].map((hops) => ({ hops, total: hops === 3 ? null : expected.get(hops)?.length ?? 0 })));
+      expect(capped.paths).toHaveLength(300);
+      // Real paths, shortest first, none twice.
+      const listed = [...describePaths(capped).values()].flat();
+      for (const p of listed) expect(all).toContain(p);
+      expect(new Set(listed).size).toBe(300);
+      const lengths = capped.paths.map((p) => p.edges.length);
+      expect(lengths).toEqual([...lengths].sort());
+
+      const uncapped = await findPaths(pool(), kbId, { from: idOf.get(CROHN)!, to: idOf.get(SMAD3)!, maxHops: 3, cap: 1_000_000 }, { threeHop, countBudget: 0 });
+      expectSamePaths(uncapped, expected, 3);
+    }
   });
 
   it('rejects the same entity twice, bad hop counts, unknown relations and entities', async () => {
