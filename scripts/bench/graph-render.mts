@@ -1,0 +1,68 @@
+// Browser benchmark of the graph view: the app served on the explorer benchmark's knowledge base, Chromium
+// opening /kb/<slug>/graph for random and hub entities (2 hops, the 500-element budget), timed from
+// navigation to the first drawn frame of the full view.
+//
+//   npx next build && npx tsx scripts/bench/graph-render.mts [--server URL] [--database skb_bench_explorer] [--runs 30]
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import pg from 'pg';
+import { BENCH_SLUG, ensureBenchDatabase } from './explorer-data';
+import { table, time } from './measure';
+
+const { values } = parseArgs({
+  options: {
+    server: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' },
+    database: { type: 'string', default: 'skb_bench_explorer' },
+    runs: { type: 'string', default: '30' },
+    port: { type: 'string', default: '3299' },
+  },
+});
+const PASSWORD = 'bench-Passw0rd!';
+const base = `http://127.0.0.1:${values.port}`;
+
+const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: 130_000, edges: 8_100_000 });
+const db = new pg.Pool({ connectionString: url, max: 1 });
+const pickSql = `SELECT id FROM entity WHERE kb_id = $1`;
+const randoms = (await db.query<{ id: number }>(`${pickSql} ORDER BY hashint4(id + 17) LIMIT $2`, [kbId, Number(values.runs)])).rows.map((r) => r.id);
+const hubs = (await db.query<{ id: number }>(`${pickSql} ORDER BY degree DESC LIMIT 10`, [kbId])).rows.map((r) => r.id);
+await db.end();
+
+// The demo accounts give a signed-in user; the demo knowledge bases sit beside the benchmark's.
+const app = spawn(process.execPath, ['bin/skb.mjs', 'serve', '--port', values.port!, '--demo'], {
+  env: { ...process.env, DATABASE_URL: url, SKB_DEMO_PASSWORD: PASSWORD },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+try {
+  for (let i = 0; ; i++) {
+    if (i > 240) throw new Error('the app did not start within 2 minutes');
+    if (await fetch(`${base}/login`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.SKB_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1400, height: 900 } });
+  const { csrfToken } = (await (await context.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  await context.request.post('/api/auth/callback/credentials', { form: { csrfToken, email: 'annotator@demo.local', password: PASSWORD, json: 'true' } });
+  const page = await context.newPage();
+
+  const elements: number[] = [];
+  const drawMs: number[] = [];
+  const open = async (id: number) => {
+    await page.goto(`/kb/${BENCH_SLUG}/graph?entity=${id}&hops=2`);
+    const canvas = page.getByTestId('graph-canvas');
+    await canvas.and(page.locator('[data-render-ms][aria-busy="false"]')).waitFor({ timeout: 30_000 });
+    elements.push(Number(await canvas.getAttribute('data-elements')));
+    drawMs.push(Number(await canvas.getAttribute('data-render-ms')));
+  };
+  const rows = [await time('graph page, 2 hops: navigation to drawn view (random)', randoms, open)];
+  rows.push(await time('graph page, 2 hops: navigation to drawn view (hubs)', hubs, open));
+  const sorted = [...drawMs].sort((a, b) => a - b);
+  console.log(`Elements drawn: ${Math.min(...elements)}-${Math.max(...elements)}; canvas layout + first frame: p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms`);
+  console.log(table(rows.map((r) => ({ ...r, budget: 1000 }))));
+  await browser.close();
+} finally {
+  app.kill('SIGTERM');
+}
