@@ -53,7 +53,7 @@ try {
   const open = async (id: number) => {
     await page.goto(`/kb/${BENCH_SLUG}/graph?entity=${id}&hops=2`);
     const canvas = page.getByTestId('graph-canvas');
-    await canvas.and(page.locator('[data-render-ms][aria-busy="false"]')).waitFor({ timeout: 30_000 });
+    await canvas.and(page.locator('[data-render-ms][aria-busy="false"]:not([data-elements="0"])')).waitFor({ timeout: 30_000 });
     elements.push(Number(await canvas.getAttribute('data-elements')));
     drawMs.push(Number(await canvas.getAttribute('data-render-ms')));
   };
