@@ -46,6 +46,13 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
     async drop() {
       const c = new pg.Client({ connectionString: server });
       await c.connect();
+      // A pool's end() resolves before its sockets have closed; FORCE would then send FATAL to a client
+      // that no longer listens for errors. Give them a moment to go first.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
