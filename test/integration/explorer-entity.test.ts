@@ -3,7 +3,7 @@ import { getEntity, relationCounts, type Direction } from '../../lib/kb/entity';
 import { listNeighbours, type NeighbourItem, type NeighbourListOptions } from '../../lib/kb/neighbours';
 import { retrieverText } from '../../lib/kb/retriever-text';
 import { openAppDatabase, pool } from '../support/app-database';
-import { importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
+import { ibdIds, importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
 let testDb: TestDatabase;
@@ -16,8 +16,7 @@ beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
   edges = readIbdEdges();
-  const { rows } = await pool().query<{ id: number; external_id: string }>('SELECT id, external_id FROM entity WHERE kb_id = $1', [kbId]);
-  idOf = new Map(rows.map((r) => [r.external_id, r.id]));
+  ({ idOf } = await ibdIds(pool(), kbId));
 });
 
 afterAll(async () => {

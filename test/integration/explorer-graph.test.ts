@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
 import { neighbourhood, type GraphDirection, type GraphView, type NeighbourhoodOptions } from '../../lib/kb/neighbourhood';
 import { openAppDatabase, pool } from '../support/app-database';
-import { importIbd, readIbdEdges } from '../support/primekg-ibd';
+import { ibdIds, importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
 /** The IBD graph as read from the edge file, on internal ids: edges keyed `source|relation|target`. */
@@ -21,8 +21,7 @@ let idOf: (externalId: string) => number;
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
-  const { rows } = await pool().query<{ id: number; external_id: string }>('SELECT id, external_id FROM entity WHERE kb_id = $1', [kbId]);
-  const ids = new Map(rows.map((r) => [r.external_id, r.id]));
+  const ids = (await ibdIds(pool(), kbId)).idOf;
   idOf = (externalId) => ids.get(externalId) ?? Number.NaN;
   const edges = new Set<string>();
   const groups = new Map<number, Map<string, number>>();

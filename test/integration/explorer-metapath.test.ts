@@ -2,24 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
 import { evaluateMetapath, evaluateMetapaths, metapathSchema, movesFrom, type Metapath } from '../../lib/kb/metapath';
 import { openAppDatabase, pool } from '../support/app-database';
-import { importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
+import { ibdIds, importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
 let testDb: TestDatabase;
 let kbId: number;
 /** External id (PrimeKG node_index) -> database id, and back. */
-const idOf = new Map<string, number>();
-const externalOf = new Map<number, string>();
+let idOf: Map<string, number>;
+let externalOf: Map<number, string>;
 const edges: IbdEdge[] = readIbdEdges();
 
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
-  const { rows } = await pool().query<{ id: number; external_id: string }>(`SELECT id, external_id FROM entity WHERE kb_id = $1`, [kbId]);
-  for (const r of rows) {
-    idOf.set(r.external_id, r.id);
-    externalOf.set(r.id, r.external_id);
-  }
+  ({ idOf, externalOf } = await ibdIds(pool(), kbId));
 });
 
 afterAll(async () => {

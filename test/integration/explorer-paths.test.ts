@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
 import { findPaths, type PathsResult, type ThreeHopStrategy } from '../../lib/kb/paths';
 import { openAppDatabase, pool } from '../support/app-database';
-import { importIbd, readIbdEdges } from '../support/primekg-ibd';
+import { ibdIds, importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
 let testDb: TestDatabase;
 let kbId: number;
-const idOf = new Map<string, number>();
-const externalOf = new Map<number, string>();
+let idOf: Map<string, number>;
+let externalOf: Map<number, string>;
 
 /** The edge file's edges (external ids), each stored once, as the knowledge base holds them. */
 const edges = [...new Map(readIbdEdges().map((e) => [`${e.source}|${e.relation}|${e.target}`, e])).values()];
@@ -16,11 +16,7 @@ const edges = [...new Map(readIbdEdges().map((e) => [`${e.source}|${e.relation}|
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
-  const { rows } = await pool().query<{ id: number; external_id: string }>(`SELECT id, external_id FROM entity WHERE kb_id = $1`, [kbId]);
-  for (const r of rows) {
-    idOf.set(r.external_id, r.id);
-    externalOf.set(r.id, r.external_id);
-  }
+  ({ idOf, externalOf } = await ibdIds(pool(), kbId));
 });
 
 afterAll(async () => {

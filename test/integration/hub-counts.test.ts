@@ -1,18 +1,13 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importKnowledgeBase } from '../../lib/ingest/importer';
-import { textGraphSource } from '../../lib/ingest/readers/text-graph';
 import { deleteKnowledgeBase } from '../../lib/kb/delete';
 import { relationCounts } from '../../lib/kb/entity';
 import { listNeighbours } from '../../lib/kb/neighbours';
 import { neighbourhood } from '../../lib/kb/neighbourhood';
 import { openAppDatabase, pool } from '../support/app-database';
-import { IBD_DIR, readIbdEdges } from '../support/primekg-ibd';
+import { importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
-const files = [path.join(IBD_DIR, 'nodes.jsonl'), path.join(IBD_DIR, 'edges.csv')];
-const importIbd = (hubDegree: number, replace = false) =>
-  importKnowledgeBase(pool(), textGraphSource(files), { slug: 'ibd-hubs', format: 'text-graph', files, hubDegree, replace });
+const importWithHubs = (hubDegree: number, replace = false) => importIbd(pool(), 'ibd-hubs', { hubDegree, replace });
 
 /** Edge counts per (external id, relation, direction), straight from the edge file. */
 function expectedCounts(): Map<string, Map<string, number>> {
@@ -42,7 +37,7 @@ describe('stored relation counts of hub entities', () => {
   const expected = expectedCounts();
   beforeAll(async () => {
     testDb = await openAppDatabase();
-    kbId = (await importIbd(100)).kbId;
+    kbId = await importWithHubs(100);
   });
   afterAll(async () => {
     await testDb.drop();
@@ -76,7 +71,7 @@ describe('stored relation counts of hub entities', () => {
 
   it('are replaced by a re-import and go with the knowledge base', async () => {
     const before = await hubRows(kbId);
-    await importIbd(300, true);
+    await importWithHubs(300, true);
     const after = await hubRows(kbId);
     expect(after.length).toBeGreaterThan(0);
     expect(after.length).toBeLessThan(before.length);
