@@ -10,6 +10,7 @@ export const ROLES = [Role.ADMIN, Role.CURATOR, Role.ANNOTATOR, Role.RATER] as c
 const PERMISSIONS = {
   'kb:browse': [Role.ADMIN, Role.CURATOR, Role.ANNOTATOR, Role.RATER],
   'kb:manage': [Role.ADMIN, Role.CURATOR],
+  'queries:manage': [Role.ADMIN, Role.CURATOR],
   'users:manage': [Role.ADMIN],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
+import { inTransaction } from '../db/transaction';
 import type { Direction } from './entity';
 import { MATCH_END, MATCH_START } from './search';
 
@@ -281,19 +282,10 @@ function backwardsCondition(step: ResolvedStep, setSize: string, p: Params): str
  * compilation for queries that take tens.
  */
 export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Promise<T>): Promise<T> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
+  return inTransaction(db, async (client) => {
     await client.query('SET LOCAL jit = off');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    return fn(client);
+  }, 'READ COMMITTED', 'READ ONLY');
 }
 
 /**

@@ -2,6 +2,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { parseRole } from '../../lib/auth/roles';
 import { AppError } from '../../lib/errors';
 import { IMPORT_FORMATS } from '../../lib/ingest/readers';
+import { QUERY_FORMATS, QUERY_ORIGINS } from '../../lib/queries/types';
+import { RUN_FORMATS } from '../../lib/queries/run-files';
 
 // Each command's module is loaded only when it runs, so `--help` stays quick.
 const load = {
@@ -14,6 +16,8 @@ const load = {
   generate: () => import('./commands/generate'),
   kbStats: () => import('./commands/kb-stats'),
   kbDelete: () => import('./commands/kb-delete'),
+  queries: () => import('./commands/queries'),
+  eval: () => import('./commands/eval'),
 };
 
 
@@ -123,6 +127,60 @@ export function buildProgram(): Command {
     .argument('<slug>', 'knowledge-base slug')
     .option('--json', 'machine-readable output')
     .action(async (slug, opts) => (await load.kbDelete()).run(slug, opts));
+
+  const queries = program.command('queries').description('Query sets: import, export, statistics, releases. Formats: docs/query-formats.md.');
+  queries.command('import')
+    .description('Import files as a query set; everything is checked first and nothing is written if anything is wrong.')
+    .argument('<files...>', 'stark: the QA CSV; trec: topics and qrels files (qrels named *qrel*); jsonl: JSONL files')
+    .requiredOption('--kb <slug>', 'knowledge base the answers refer to')
+    .requiredOption('--set <name>', 'query-set name')
+    .requiredOption('--format <format>', QUERY_FORMATS.join('|'), oneOf(QUERY_FORMATS))
+    .option('--splits <dir>', 'stark: folder with train.index, val.index, test.index')
+    .option('--origin <origin>', QUERY_ORIGINS.join('|'), oneOf(QUERY_ORIGINS), 'imported')
+    .option('--description <text>', 'what the set is')
+    .option('--license <licence>', 'licence of the queries')
+    .option('--unknown-ids <policy>', 'answer or seed ids the knowledge base lacks: reject the import, or keep them unresolved', oneOf(['reject', 'keep'] as const), 'reject')
+    .option('--replace', 'replace the queries of an existing set of this name')
+    .option('--json', 'machine-readable summary')
+    .action(async (files, opts) => (await load.queries()).runImport(files, opts));
+  queries.command('export')
+    .description('Write a query set (or one of its releases) in a format: stark (CSV + split/*.index), trec (topics.txt, qrels.txt), jsonl.')
+    .requiredOption('--set <name>', 'query-set name')
+    .requiredOption('--format <format>', QUERY_FORMATS.join('|'), oneOf(QUERY_FORMATS))
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--release <n>', 'export this release instead of the live set', positiveInt)
+    .option('--json', 'machine-readable summary')
+    .action(async (opts) => (await load.queries()).runExport(opts));
+  queries.command('stats')
+    .description('The STaRK paper\'s query-set measures: queries, several answers, answers per query, splits, entropy and type-token ratio.')
+    .requiredOption('--set <name>', 'query-set name')
+    .option('--release <n>', 'a release instead of the live set', positiveInt)
+    .option('--json', 'machine-readable output (with the histograms)')
+    .action(async (opts) => (await load.queries()).runStats(opts));
+  queries.command('list')
+    .description('List the query sets of a knowledge base.')
+    .requiredOption('--kb <slug>', 'knowledge-base slug')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.queries()).runList(opts));
+  queries.command('release')
+    .description('Freeze a query set as its next numbered, immutable release with a content hash and dataset card.')
+    .requiredOption('--set <name>', 'query-set name')
+    .requiredOption('--name <name>', 'release name')
+    .option('--notes <text>', 'release notes (Markdown)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.queries()).runRelease(opts));
+
+  program
+    .command('eval')
+    .description('Score a retrieval run (TREC run, CSV or JSONL) against a query set, or compute the full-text baseline. Metrics: docs/evaluation.md.')
+    .requiredOption('--set <name>', 'query-set name')
+    .option('--run <file>', 'the run file')
+    .option('--baseline', 'rank with the built-in PostgreSQL full-text baseline instead')
+    .option('--format <format>', `run format (${RUN_FORMATS.join('|')}); detected when not given`, oneOf(RUN_FORMATS))
+    .option('--name <name>', 'name for the run (default: its TREC tag or file name)')
+    .option('--release <n>', 'score against this release instead of the live set', positiveInt)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.eval()).run(opts));
 
   return program;
 }

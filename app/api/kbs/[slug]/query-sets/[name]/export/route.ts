@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { apiRoute, parseWith } from '@/lib/http/api';
+import { pool } from '@/lib/db/client';
+import { visibleQuerySet } from '@/lib/queries/access';
+import { downloadResponse } from '@/lib/queries/download';
+import { QUERY_FORMATS } from '@/lib/queries/types';
+
+const querySchema = z.object({ format: z.enum(QUERY_FORMATS) });
+
+/** The live set in one format: JSONL as one file, STaRK and TREC (several files) as a zip. Streamed. */
+export const GET = apiRoute<{ slug: string; name: string }>('kb:browse', async ({ req, user, params }) => {
+  const { set } = await visibleQuerySet(user, params.slug, params.name);
+  const { format } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  return downloadResponse(pool(), { setId: set.id }, format, set.name);
+});

@@ -1,0 +1,75 @@
+import { badRequest } from '../errors';
+import type { Database, Queryable } from '../db/transaction';
+import { evaluateRun } from './metrics';
+import { evalQueries, storeEvaluation, type RunTarget } from './runs';
+import { readQueries, type QuerySource } from './read';
+
+/** How many entities the baseline ranks per query, and how many queries go to the database at once. */
+export const BASELINE_DEPTH = 100;
+const BATCH = 25;
+
+/**
+ * The ranking a plain full-text engine gives: every stemmed word of the query OR-ed (a conjunction would
+ * match almost nothing for a sentence-long query), entities ranked by PostgreSQL's ts_rank over their
+ * name and document, normalised by document length, ties by id. It gives every query set a reference score.
+ */
+async function rankBatch(db: Queryable, kbId: number, texts: string[]): Promise<string[][]> {
+  // OFFSET 0 keeps the tsquery a value computed once per query, not re-parsed for every matching entity;
+  // entities are looked up for their external ids only once the top ones are known.
+  const { rows } = await db.query<{ n: number; ranking: string[] | null }>(
+    `SELECT t.n, r.ranking
+       FROM unnest($2::text[]) WITH ORDINALITY AS t(text, n)
+       CROSS JOIN LATERAL (
+         -- A query of stop words only has no lexemes: the empty tsquery, which matches nothing.
+         SELECT coalesce(to_tsquery('simple', nullif(array_to_string(array(SELECT quote_literal(lexeme) FROM unnest(to_tsvector('english', t.text))), ' | '), '')), ''::tsquery) AS q
+         OFFSET 0) w
+       CROSS JOIN LATERAL (
+         SELECT array_agg(e.external_id ORDER BY top.rank DESC, top.id) AS ranking
+           FROM (SELECT s.id, ts_rank(s.search, w.q, 1) AS rank FROM entity_search s
+                  WHERE s.kb_id = $1 AND s.search @@ w.q ORDER BY rank DESC, s.id LIMIT $3) top
+           JOIN entity e ON e.kb_id = $1 AND e.id = top.id) r
+      ORDER BY t.n`, [kbId, texts, BASELINE_DEPTH]);
+  return rows.map((r) => r.ranking ?? []);
+}
+
+/** Creates the baseline run's row, RUNNING, so its progress can be watched while `runBaseline` fills it. */
+export async function startBaseline(db: Queryable, target: RunTarget, userId: number | null): Promise<number> {
+  const running = await db.query(`SELECT 1 FROM eval_run WHERE set_id = $1 AND baseline AND status = 'RUNNING'`, [target.setId]);
+  if (running.rows.length) throw badRequest('A baseline is already being computed for this query set');
+  const total = await db.query<{ n: number }>(
+    target.releaseId ? 'SELECT count(*)::int AS n FROM release_query WHERE release_id = $1' : 'SELECT count(*)::int AS n FROM query WHERE set_id = $1',
+    [target.releaseId ?? target.setId]);
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO eval_run (set_id, release_id, name, format, baseline, status, total, created_by)
+     VALUES ($1, $2, 'Full-text baseline (PostgreSQL ts_rank)', 'baseline', true, 'RUNNING', $3, $4) RETURNING id`,
+    [target.setId, target.releaseId, total.rows[0]!.n, userId]);
+  return rows[0]!.id;
+}
+
+/** Ranks every query, recording progress on the run's row, then scores and stores; marks the run FAILED on error. */
+export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void): Promise<void> {
+  try {
+    const src: QuerySource = target.releaseId ? { releaseId: target.releaseId } : { setId: target.setId };
+    const run = new Map<string, string[]>();
+    let batch: { id: string; text: string }[] = [];
+    let total = 0;
+    const flush = async () => {
+      const rankings = await rankBatch(db, target.kbId, batch.map((q) => q.text));
+      batch.forEach((q, i) => run.set(q.id, rankings[i]!));
+      batch = [];
+      await db.query('UPDATE eval_run SET done = $2 WHERE id = $1', [runId, run.size]);
+      onProgress?.(run.size, total);
+    };
+    total = (await db.query<{ total: number }>('SELECT total FROM eval_run WHERE id = $1', [runId])).rows[0]!.total;
+    for await (const q of readQueries(db, src)) {
+      batch.push({ id: q.id, text: q.text });
+      if (batch.length === BATCH) await flush();
+    }
+    if (batch.length) await flush();
+    const evaluation = evaluateRun({ queries: await evalQueries(db, target), run });
+    await storeEvaluation(db, target, evaluation, { id: runId, name: '', fileName: null, format: 'baseline', baseline: true, warnings: [], userId });
+  } catch (err) {
+    await db.query(`UPDATE eval_run SET status = 'FAILED', message = $2 WHERE id = $1`, [runId, (err as Error).message]).catch(() => undefined);
+    throw err;
+  }
+}

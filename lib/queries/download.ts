@@ -1,0 +1,27 @@
+import { Readable } from 'node:stream';
+import type { Queryable } from '../db/transaction';
+import { exportArchive } from './archive';
+import { exportFiles } from './export';
+import type { QuerySource } from './read';
+import type { QueryFormat } from './types';
+
+function attachment(body: Readable, fileName: string, type: string): Response {
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, {
+    headers: { 'content-type': type, 'content-disposition': `attachment; filename="${fileName}"` },
+  });
+}
+
+/** An export as an HTTP download: JSONL as the file itself, the several-file formats as a zip. */
+export async function downloadResponse(db: Queryable, source: QuerySource, format: QueryFormat, baseName: string): Promise<Response> {
+  if (format === 'jsonl') {
+    const [file] = await exportFiles(db, source, 'jsonl');
+    return attachment(Readable.from(file!.content()), `${baseName}.jsonl`, 'application/x-ndjson; charset=utf-8');
+  }
+  return attachment(await exportArchive(db, source, { root: `${baseName}-${format}`, formats: [format] }), `${baseName}-${format}.zip`, 'application/zip');
+}
+
+/** A release's archive: its dataset card and the chosen formats (JSONL always, as the hash is of it). */
+export async function releaseDownload(db: Queryable, releaseId: number, baseName: string, formats: QueryFormat[], card: string): Promise<Response> {
+  const chosen = [...new Set<QueryFormat>(['jsonl', ...formats])];
+  return attachment(await exportArchive(db, { releaseId }, { root: baseName, formats: chosen, extra: [{ path: 'README.md', text: card }] }), `${baseName}.zip`, 'application/zip');
+}

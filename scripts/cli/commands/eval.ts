@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { pool } from '../../../lib/db/client';
+import { runBaseline, startBaseline } from '../../../lib/queries/baseline';
+import { METRICS, METRIC_LABELS } from '../../../lib/queries/metrics';
+import { getRelease } from '../../../lib/queries/releases';
+import type { RunFormat } from '../../../lib/queries/run-files';
+import { evaluateRunFile, getRun, type RunTarget } from '../../../lib/queries/runs';
+import { querySetByName } from '../../../lib/queries/sets';
+import { withDatabase } from '../database';
+import { report } from '../output';
+
+export interface EvalOptions {
+  set: string;
+  run?: string;
+  baseline?: boolean;
+  format?: RunFormat;
+  name?: string;
+  release?: number;
+  json?: boolean;
+}
+
+export async function run(opts: EvalOptions): Promise<void> {
+  if (Boolean(opts.run) === Boolean(opts.baseline)) throw new Error('Give either --run FILE or --baseline');
+  if (opts.run && !fs.existsSync(opts.run)) throw new Error(`No such file: ${opts.run}`);
+  const showBar = !opts.json && !!process.stderr.isTTY;
+  const result = await withDatabase(async () => {
+    const set = await querySetByName(pool(), opts.set);
+    const target: RunTarget = { setId: set.id, kbId: set.kbId, releaseId: opts.release ? (await getRelease(pool(), set.id, opts.release)).id : null };
+    let id: number;
+    if (opts.run) {
+      id = await evaluateRunFile(pool(), target, { name: opts.name ?? '', fileName: path.basename(opts.run), text: fs.readFileSync(opts.run, 'utf8'), format: opts.format, userId: null });
+    } else {
+      id = await startBaseline(pool(), target, null);
+      const bar = showBar ? new cliProgress.SingleBar({ format: 'baseline [{bar}] {value}/{total} queries', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+      bar?.start(1, 0);
+      try {
+        await runBaseline(pool(), target, id, null, (done, total) => { bar?.setTotal(total); bar?.update(done); });
+      } finally {
+        bar?.stop();
+      }
+    }
+    return getRun(pool(), set.id, id);
+  }, { quiet: opts.json });
+  const line = (label: string, m: Record<string, number> | null, n: number) =>
+    `  ${label.padEnd(10)} ${String(n).padStart(7)}  ${METRICS.map((k) => (m ? m[k]!.toFixed(4) : '-').padStart(9)).join('')}`;
+  report(!!opts.json, result, () => [
+    `Run ${result.id} "${result.name}" on ${opts.set}${opts.release ? ` release ${opts.release}` : ''}`,
+    `  ${'split'.padEnd(10)} ${'queries'.padStart(7)}  ${METRICS.map((k) => METRIC_LABELS[k].padStart(9)).join('')}`,
+    ...(result.summary?.bySplit ?? []).map((s) => line(s.split ?? '(none)', s.means, s.queries)),
+    line('all', result.summary?.overall.means ?? null, result.summary?.overall.queries ?? 0),
+    ...(result.summary?.overall.withoutAnswers ? [`${result.summary.overall.withoutAnswers} queries without answers left out`] : []),
+    ...(result.warnings.length ? [`${result.warnings.length} warnings, e.g. ${result.warnings[0]!.file}:${result.warnings[0]!.line}: ${result.warnings[0]!.reason}`] : []),
+  ].join('\n'));
+}

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { IBD_DIR } from './primekg-ibd';
+
+/** STaRK's query files in the shared data folder beside the checkout. */
+export const STARK_QA_DIR = path.resolve(process.cwd(), '..', 'shared', 'data', 'stark-qa');
+
+export interface StarkQaFile {
+  /** e.g. "prime/stark_qa.csv" */
+  label: string;
+  csv: string;
+  /** The split folder that goes with the file (the synthesized sets only). */
+  splits?: string;
+}
+
+/** Every STaRK QA file of the shared data, with its splits; fails loudly when the data is missing. */
+export function starkQaFiles(): StarkQaFile[] {
+  if (!fs.existsSync(STARK_QA_DIR)) throw new Error(`Real test data missing: ${STARK_QA_DIR} (the shared data folder must sit beside the checkout)`);
+  const files: StarkQaFile[] = [];
+  for (const kb of fs.readdirSync(STARK_QA_DIR).filter((d) => fs.statSync(path.join(STARK_QA_DIR, d)).isDirectory()).sort()) {
+    for (const name of fs.readdirSync(path.join(STARK_QA_DIR, kb)).filter((f) => /^stark_qa.*\.csv$/.test(f)).sort()) {
+      files.push({ label: `${kb}/${name}`, csv: path.join(STARK_QA_DIR, kb, name), splits: name === 'stark_qa.csv' ? path.join(STARK_QA_DIR, kb, 'split') : undefined });
+    }
+  }
+  if (files.length < 4) throw new Error(`Expected the four STaRK QA files under ${STARK_QA_DIR}, found ${files.length}`);
+  return files;
+}
+
+/** The 829 STaRK-Prime queries whose answers all lie in the PrimeKG IBD fixture. */
+export const IBD_QA_CSV = path.join(IBD_DIR, 'stark_prime_qa_ibd_subset.csv');
