@@ -45,6 +45,7 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
     `CREATE INDEX ${t.entity}_type_name ON ${t.entity} (kb_id, type_id, name)`,
+    `CREATE INDEX ${t.entity}_type_id ON ${t.entity} (kb_id, type_id, id)`,
   ]);
 }
 
@@ -78,7 +79,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
 }
 
 const INDEX_SUFFIXES = {
-  entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name'],
+  entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name', 'type_id'],
   edge: ['pkey', 'target'],
   search: ['pkey', 'search', 'name_search', 'degree'],
 } as const;

@@ -230,32 +230,30 @@ class Params {
  * - backwards: for each entity of the target type, probe its edges of the relation through the other index
  *   and stop at the first one leading into the set (LIMIT 1, the set hashed once). About one probe per
  *   candidate: right when the set is large, where forwards would read millions of edges.
- * With `withRow` the last set also carries each entity's name and degree, for ordering the page.
+ * Sets hold ids only: candidates and type checks are read from entity_kb_id_type_id_id_idx alone.
  */
-function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, withRow: boolean): string[] {
+function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params): string[] {
   const ctes = ['entity' in path.start
     ? `${prefix}0 AS MATERIALIZED (SELECT ${p.add(path.start.entity)}::int AS id)`
     // entity_kb_id_type_id_degree_idx serves a whole-type start.
     : `${prefix}0 AS MATERIALIZED (SELECT id FROM entity WHERE kb_id = ${kb} AND type_id = ${p.add(path.start.typeId)})`];
   path.steps.forEach((step, i) => {
     const prev = `${prefix}${i}`;
-    const last = i === path.steps.length - 1;
-    const columns = withRow && last ? 'n.id, n.name, n.degree' : 'n.id';
     const [near, far] = step.direction === 'out' ? ['source_id', 'target_id'] : ['target_id', 'source_id'];
     const relation = p.add(step.relationId);
     const type = p.add(step.typeId);
     const backwards = backwardsCondition(step, `(SELECT count(*) FROM ${prev})`, p);
     const reached = `SELECT DISTINCT e.${far} AS id FROM ${prev} prev
          JOIN edge e ON e.kb_id = ${kb} AND e.${near} = prev.id AND e.type_id = ${relation}`;
-    const forwards = step.checkType || columns !== 'n.id'
-      ? `SELECT ${columns} FROM (${reached}) d
-         JOIN entity n ON n.kb_id = ${kb} AND n.id = d.id${step.checkType ? ` AND n.type_id = ${type}` : ''}`
+    const forwards = step.checkType
+      ? `SELECT n.id FROM (${reached}) d
+         JOIN entity n ON n.kb_id = ${kb} AND n.type_id = ${type} AND n.id = d.id`
       : `SELECT n.id FROM (${reached}) n`;
     ctes.push(`${prefix}${i + 1} AS MATERIALIZED (
        ${forwards}
         WHERE NOT ${backwards}
        UNION ALL
-       SELECT ${columns} FROM entity n
+       SELECT n.id FROM entity n
         CROSS JOIN LATERAL (
           -- IS TRUE keeps the IN a hashed subplan tested per edge, so LIMIT 1 can stop at the first hit.
           SELECT 1 FROM edge e WHERE e.kb_id = ${kb} AND e.${far} = n.id AND e.type_id = ${relation}
@@ -292,15 +290,15 @@ export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Pr
  * Counts per branch and step, the final set's size and one page of it, in one statement. The page is
  * ordered by degree then name, or by text relevance when `q` filters it.
  */
-async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: string, opts: MetapathOptions): Promise<MetapathsResult> {
+async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string }, opts: MetapathOptions): Promise<MetapathsResult> {
   const p = new Params();
   const kb = p.add(kbId);
   const prefixes = paths.map((_, i) => `b${i}_`);
-  const ctes = paths.flatMap((path, i) => branchCtes(path, prefixes[i]!, kb, p, i === 0));
+  const ctes = paths.flatMap((path, i) => branchCtes(path, prefixes[i]!, kb, p));
   const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
   // The intersection: the first branch's final set, kept where every other branch reaches it too.
   const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
-  ctes.push(`reach AS MATERIALIZED (SELECT id, name, degree FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
+  ctes.push(`reach AS MATERIALIZED (SELECT id FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
 
   const q = opts.q?.trim() ? p.add(opts.q.trim()) : null;
   const limit = p.add(opts.limit);
@@ -317,7 +315,11 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
         ORDER BY h.rank DESC, h.degree DESC, h.name, h.id`;
   } else {
     ctes.push(`hits AS (SELECT id FROM reach)`);
-    page = `SELECT id, name, degree FROM reach ORDER BY degree DESC, name, id LIMIT ${limit} OFFSET ${offset}`;
+    // Walks the final type's entities by degree (entity_kb_id_type_id_degree_idx), keeping those reached,
+    // so only the page's rows are read from the table.
+    page = `SELECT n.id, n.name, n.degree FROM entity n
+             WHERE n.kb_id = ${kb} AND n.type_id = ${p.add(finalType.id)} AND (n.id IN (SELECT id FROM reach)) IS TRUE
+             ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset}`;
   }
   const counts = paths.flatMap((path, b) =>
     Array.from({ length: path.steps.length + 1 }, (_, s) => `(SELECT count(*) FROM ${prefixes[b]}${s})`));
@@ -338,7 +340,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   return {
     branches,
     total: Number(row.total),
-    items: row.items.map((it) => ({ ...it, type: finalType })),
+    items: row.items.map((it) => ({ ...it, type: finalType.name })),
   };
 }
 
@@ -364,5 +366,11 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
       throw badRequest(`${label(i)}steps: ends at ${schema.typeNames.get(r.finalTypeId)}, but the first path ends at ${schema.typeNames.get(finalType)}; paths must meet at one type`);
     }
   }
-  return jitFreeRead(db, (client) => evaluate(client, kbId, resolved, schema.typeNames.get(finalType)!, opts));
+  return jitFreeRead(db, async (client) => {
+    // The planner cannot see how small a step's set is (it guesses thousands for a hub's 20 neighbours) and
+    // then merge- or hash-joins whole relations; the step plans are written as index walks, so keep them so.
+    await client.query('SET LOCAL enable_mergejoin = off');
+    await client.query('SET LOCAL enable_hashjoin = off');
+    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)! }, opts);
+  });
 }
