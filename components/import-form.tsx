@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { uploadFile } from './upload-file';
 
 export interface FormatOption {
   id: string;
@@ -151,34 +152,4 @@ function UploadProgress({ files }: { files: FileProgress[] }) {
       ))}
     </ul>
   );
-}
-
-/** PUTs one file as the raw body; resolves with its upload id. */
-function uploadFile(file: File, onProgress: (loaded: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', `/api/uploads?name=${encodeURIComponent(file.name)}`);
-    xhr.setRequestHeader('content-type', 'application/octet-stream');
-    xhr.upload.onprogress = (e) => onProgress(e.loaded);
-    xhr.onload = () => {
-      const body = parseAnswer(xhr.responseText);
-      if (xhr.status >= 200 && xhr.status < 300 && body?.uploadId) {
-        onProgress(file.size);
-        resolve(body.uploadId);
-      } else {
-        reject(new Error(`Upload of ${file.name} failed: ${body?.error ?? `${xhr.status} ${xhr.statusText}`}`));
-      }
-    };
-    xhr.onerror = () => reject(new Error(`Upload of ${file.name} failed: the connection was lost`));
-    xhr.send(file);
-  });
-}
-
-function parseAnswer(text: string): { uploadId?: string; error?: string } | null {
-  try {
-    return JSON.parse(text) as { uploadId?: string; error?: string };
-  } catch {
-    // Not JSON (a proxy's error page): the status says enough.
-    return null;
-  }
 }

@@ -9,6 +9,7 @@ const SECTIONS = [
   { href: '/graph', label: 'Graph' },
   { href: '/metapaths', label: 'Metapaths' },
   { href: '/paths', label: 'Paths' },
+  { href: '/queries', label: 'Queries' },
 ] as const;
 
 /** The explorer's sections for one knowledge base; the current one is marked for screen readers too. */

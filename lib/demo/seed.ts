@@ -5,7 +5,9 @@ import { Role } from '../db/generated/enums';
 import { createUser } from '../auth/users';
 import { importKnowledgeBase } from '../ingest/importer';
 import { memorySource, type InMemoryKnowledgeBase } from '../ingest/memory-source';
+import { importQueries } from '../queries/import';
 import { buildDemoCatalogue } from './catalogue';
+import { DEMO_QUERY_SET, demoQueries } from './queries';
 
 export const DEMO_USERS = [
   { email: 'admin@demo.local', role: Role.ADMIN, name: 'Demo Admin' },
@@ -78,7 +80,20 @@ export async function seedDemo(pool: pg.Pool, db: PrismaClient, opts: { password
     result.users.push({ email: u.email, role: u.role, password });
   }
   await grantCuratorThePrivateKb(db);
+  await seedDemoQuerySet(pool);
   return result;
+}
+
+/** The demo query set on the public catalogue, if it is not there yet. */
+async function seedDemoQuerySet(pool: pg.Pool): Promise<void> {
+  const present = await pool.query('SELECT 1 FROM query_set WHERE name = $1', [DEMO_QUERY_SET]);
+  const kb = await pool.query<{ id: number }>('SELECT id FROM knowledge_base WHERE slug = $1', [buildDemoCatalogue().slug]);
+  if (present.rows.length || !kb.rows[0]) return;
+  const records = demoQueries(buildDemoCatalogue()).map((q, i) => ({ ...q, at: { file: 'demo', line: i + 1 } }));
+  await importQueries(pool, (async function* () { yield* records; })(), {
+    kbId: kb.rows[0].id, setName: DEMO_QUERY_SET, origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'the demo generator',
+    description: 'Questions generated from the demo catalogue, each asking for the products two relations share.', license: 'CC0-1.0',
+  });
 }
 
 async function grantCuratorThePrivateKb(db: PrismaClient): Promise<void> {

@@ -6,6 +6,8 @@ export interface CardInput {
   kb: { name: string; slug: string };
   release: { number: number; name: string; notes: string; contentHash: string; createdAt: Date };
   stats: QuerySetStats;
+  /** Whether every id is an integer, so the release can be written as STaRK CSV. */
+  starkIds: boolean;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -13,7 +15,7 @@ const fixed = (x: number, digits = 2) => x.toFixed(digits);
 const splitName = (s: string | null) => s ?? '(no split)';
 
 /** The release's README: what it is, where it comes from, its numbers as the STaRK paper tabulates them. */
-export function datasetCard({ set, kb, release, stats }: CardInput): string {
+export function datasetCard({ set, kb, release, stats, starkIds }: CardInput): string {
   const lines = [
     `# ${set.name} — release ${release.number}: ${release.name}`,
     '',
@@ -42,8 +44,8 @@ export function datasetCard({ set, kb, release, stats }: CardInput): string {
     '## Files',
     '',
     '- `queries.jsonl`: one query a line with its answers, seeds, split and provenance (always included; the hash above is of this file).',
-    '- `stark/`: `stark_qa.csv` (or `stark_qa_human_generated_eval.csv` with `answer_ids_source`) and `split/*.index`, as STaRK loads them.',
-    '- `trec/`: `topics.txt` (`<qid> <text>`) and `qrels.txt` (`<qid> 0 <entity> <grade>`).',
+    ...(starkIds ? ['- `stark/` (when chosen): `stark_qa.csv` (or `stark_qa_human_generated_eval.csv` with `answer_ids_source`) and `split/*.index`, as STaRK loads them.'] : []),
+    '- `trec/` (when chosen): `topics.txt` (`<qid> <text>`) and `qrels.txt` (`<qid> 0 <entity> <grade>`).',
     '',
     'Entity ids are the knowledge base\'s external ids.',
   ];

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { badRequest, conflict, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+import { isCanonicalInteger } from './formats/integer-ids';
 import { jsonlRow } from './formats/jsonl';
 import { readQueries } from './read';
 import { QuerySetStatsAccumulator, type QuerySetStats } from './set-stats';
@@ -50,8 +51,10 @@ export async function createRelease(db: Database, set: QuerySetSummary, kb: { na
     const hash = crypto.createHash('sha256');
     const acc = new QuerySetStatsAccumulator();
     let count = 0;
+    let starkIds = true;
     for await (const q of readQueries(client, { setId: set.id })) {
       hash.update(jsonlRow(q));
+      starkIds &&= [q.id, ...q.answers, ...q.seeds].every(isCanonicalInteger);
       acc.add({ split: q.split, answerCount: q.answers.length, text: q.text });
       count++;
     }
@@ -62,7 +65,7 @@ export async function createRelease(db: Database, set: QuerySetSummary, kb: { na
     if (last.rows[0]?.content_hash === contentHash) throw conflict(`Nothing changed since release ${last.rows[0].number} (same content hash)`);
     const next = (last.rows[0]?.number ?? 0) + 1;
     const stats = acc.result();
-    const card = datasetCard({ set, kb, release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date() }, stats });
+    const card = datasetCard({ set, kb, release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date() }, stats, starkIds });
     const { rows } = await client.query<{ id: number }>(
       `INSERT INTO query_release (set_id, number, name, notes, content_hash, query_count, stats, card, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,

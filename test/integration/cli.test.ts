@@ -89,6 +89,42 @@ describe('skb CLI', () => {
     expect(second.knowledgeBases.every((k) => !k.loaded)).toBe(true);
   });
 
+  it('imports, describes, exports and scores a query set', () => {
+    const ibd = path.resolve(process.cwd(), '..', 'shared', 'data', 'primekg-ibd');
+    expect(skb(['import', '--kb', 'ibd', '--format', 'text-graph', '--json', path.join(ibd, 'nodes.jsonl'), path.join(ibd, 'edges.csv')]).code).toBe(0);
+    const csv = path.join(ibd, 'stark_prime_qa_ibd_subset.csv');
+    const imported = skb(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', '--origin', 'synthesized', '--json', csv]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ setName: 'ibd-qa', queries: 829, unresolved: { count: 0 } });
+
+    const stats = JSON.parse(skb(['queries', 'stats', '--set', 'ibd-qa', '--json']).stdout) as { queries: number; multiAnswer: number };
+    const rows = fs.readFileSync(csv, 'utf8').trim().split('\n').slice(1);
+    expect(stats.queries).toBe(rows.length);
+    expect(stats.multiAnswer).toBe(rows.filter((r) => r.endsWith(']"')).length);
+
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-export-'));
+    const exported = skb(['queries', 'export', '--set', 'ibd-qa', '--format', 'stark', '--out', out, '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'stark_qa.csv')).equals(fs.readFileSync(csv))).toBe(true);
+    expect(fs.readdirSync(out)).toEqual(['stark_qa.csv']);
+
+    const again = skb(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', csv]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/A query set named "ibd-qa" exists/);
+
+    const run = path.join(out, 'one.run');
+    const first = rows[0]!.split(',')[0]!;
+    fs.writeFileSync(run, `${first} Q0 144 1 3.5 mine\n`);
+    const scored = skb(['eval', '--set', 'ibd-qa', '--run', run, '--json']);
+    expect(scored.code, scored.stderr).toBe(0);
+    expect(JSON.parse(scored.stdout)).toMatchObject({ name: 'mine', status: 'DONE', summary: { overall: { queries: 829, notRetrieved: 828 } } });
+    fs.writeFileSync(run, `nope Q0 144 1 3.5 mine\n`);
+    const refused = skb(['eval', '--set', 'ibd-qa', '--run', run]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/one\.run: 1 query not in the query set \(first: nope at line 1\)/);
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
   // Only the embedded database has an owner process to share with.
   if (embeddedMode) it('works through the running app\'s embedded database', async () => {
     // Stand in for a running app: this process serves the embedded database, the CLI connects to it.

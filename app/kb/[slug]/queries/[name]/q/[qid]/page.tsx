@@ -1,0 +1,34 @@
+import type { Metadata } from 'next';
+import { can } from '@/lib/auth/roles';
+import { pool } from '@/lib/db/client';
+import { getQuery } from '@/lib/queries/edit';
+import { queriesPage, queryPage, setPage } from '@/components/queries/api';
+import { QueryDetailView } from '@/components/queries/query-detail';
+import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+
+type Params = { slug: string; name: string; qid: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { name, qid } = await params;
+  return { title: `Query ${qid} of ${name}` };
+}
+
+export default async function QueryPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
+  const { slug, name, qid } = await params;
+  const { user, kb, set } = await requirePageQuerySet(queryPage(slug, name, qid), await searchParams, slug, name);
+  const query = await orNotFound(getQuery(pool(), kb.id, set.id, qid));
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[
+          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
+          { href: queriesPage(kb.slug), label: 'Queries' },
+          { href: setPage(kb.slug, set.name), label: set.name },
+        ]} />
+        <h1 className="text-2xl font-semibold">Query {query.id}</h1>
+      </div>
+      <QueryDetailView slug={kb.slug} name={set.name} initial={query} canEdit={can(user.role, 'queries:manage')} />
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { pool } from '@/lib/db/client';
+import { firstNonIntegerId } from '@/lib/queries/read';
+import { getRelease } from '@/lib/queries/releases';
+import { queriesPage, releasePage, setPage } from '@/components/queries/api';
+import { fmtCount, fmtDate, fmtPercent, splitLabel } from '@/components/queries/format';
+import { MarkdownText } from '@/components/queries/markdown-text';
+import { ReleaseDownload } from '@/components/queries/release-download';
+import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+
+type Params = { slug: string; name: string; n: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { name, n } = await params;
+  return { title: `Release ${n} of ${name}` };
+}
+
+/** One frozen release: its hash, numbers, dataset card and download. */
+export default async function ReleasePage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
+  const { slug, name, n } = await params;
+  const number = Number(n);
+  if (!Number.isInteger(number) || number < 1 || number > 2_147_483_647) notFound();
+  const { kb, set } = await requirePageQuerySet(releasePage(slug, name, number), await searchParams, slug, name);
+  const release = await orNotFound(getRelease(pool(), set.id, number));
+  const { stats } = release;
+  const nonInteger = await firstNonIntegerId(pool(), { releaseId: release.id });
+  // Per-split rows only when the set has splits: a lone "(no split)" row would repeat "All".
+  const splitRows = stats.bySplit.some((s) => s.split !== null) ? stats.bySplit : [];
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[
+          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
+          { href: queriesPage(kb.slug), label: 'Queries' },
+          { href: setPage(kb.slug, set.name, 'releases'), label: set.name },
+        ]} />
+        <h1 className="text-2xl font-semibold">Release {release.number}: {release.name}</h1>
+        <p className="mt-1 text-sm text-slate-500">
+          Made {fmtDate(release.createdAt)}{release.createdBy && ` by ${release.createdBy}`} · {fmtCount(release.queryCount)} queries
+        </p>
+        <p className="mt-1 break-all text-sm">
+          Content hash <code className="rounded bg-slate-100 px-1 text-xs" data-testid="release-hash">sha256:{release.contentHash}</code>
+          <span className="text-slate-500"> (of queries.jsonl in the download)</span>
+        </p>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Panel title="Numbers">
+          <table className="w-full text-sm" data-testid="release-stats">
+            <thead className="text-left text-slate-600">
+              <tr><th scope="col" className="py-1">Split</th><th scope="col" className="text-right">Queries</th><th scope="col" className="text-right">Share</th><th scope="col" className="text-right">Several answers</th><th scope="col" className="text-right">Answers per query</th></tr>
+            </thead>
+            <tbody>
+              {[...splitRows.map((s) => ({ ...s, label: splitLabel(s.split) })), { ...stats, label: 'All' }].map((s) => (
+                <tr key={s.label} className="border-t border-slate-100 tabular-nums">
+                  <th scope="row" className="py-1 text-left font-normal">{s.label}</th>
+                  <td className="text-right">{fmtCount(s.queries)}</td>
+                  <td className="text-right">{fmtPercent(stats.queries ? s.queries / stats.queries : 0)}</td>
+                  <td className="text-right">{fmtCount(s.multiAnswer)}</td>
+                  <td className="text-right">{s.averageAnswers.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-2 text-xs text-slate-500">
+            Query words: entropy {stats.lexical.entropyBits.toFixed(2)} bits, type-token ratio {stats.lexical.typeTokenRatio.toFixed(4)}.
+          </p>
+        </Panel>
+        <Panel title="Download">
+          <ReleaseDownload slug={kb.slug} name={set.name} number={release.number}
+            starkUnavailable={nonInteger && `STaRK’s ids are integers; query ${nonInteger.query} has the id “${nonInteger.id}”.`} />
+        </Panel>
+      </div>
+      <Panel title="Dataset card">
+        <p className="mb-3 text-xs text-slate-500">The README.md of the download.</p>
+        <article data-testid="dataset-card"><MarkdownText text={release.card} /></article>
+      </Panel>
+    </section>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 className="mb-2 font-medium">{title}</h2>
+      {children}
+    </div>
+  );
+}

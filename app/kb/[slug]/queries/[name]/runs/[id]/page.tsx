@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { pool } from '@/lib/db/client';
+import { getRun } from '@/lib/queries/runs';
+import { queriesPage, runPage, setPage } from '@/components/queries/api';
+import { RunView } from '@/components/queries/run-view';
+import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+
+type Params = { slug: string; name: string; id: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { name, id } = await params;
+  return { title: `Run ${id} on ${name}` };
+}
+
+/** One run scored on the set: means per split and each query's scores. */
+export default async function RunPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
+  const { slug, name, id } = await params;
+  const runId = Number(id);
+  if (!Number.isInteger(runId) || runId < 1 || runId > 2_147_483_647) notFound();
+  const { kb, set } = await requirePageQuerySet(runPage(slug, name, runId), await searchParams, slug, name);
+  const run = await orNotFound(getRun(pool(), set.id, runId));
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[
+          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
+          { href: queriesPage(kb.slug), label: 'Queries' },
+          { href: setPage(kb.slug, set.name, 'runs'), label: set.name },
+        ]} />
+        <h1 className="text-2xl font-semibold">Run: {run.name}</h1>
+      </div>
+      {/* The per-query table reads its sort and filter from the URL, which needs a suspense boundary. */}
+      <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
+        <RunView slug={kb.slug} name={set.name} initial={run} />
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,196 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { METRICS, METRIC_LABELS } from '@/lib/queries/metrics';
+import type { ReleaseSummary } from '@/lib/queries/releases';
+import type { RunFormat } from '@/lib/queries/run-files';
+import type { RunSummary } from '@/lib/queries/runs';
+import { ApiError, requestJson, runPage, setApi, type LineProblem } from './api';
+import { fmtCount, fmtDate, fmtScore } from './format';
+import { Field } from './field';
+import { ProblemTable } from './problem-table';
+import { RunCompare } from './run-compare';
+
+interface Props {
+  slug: string;
+  name: string;
+  canManage: boolean;
+  params: URLSearchParams;
+  setParams: (patch: Record<string, string | number | null>) => void;
+}
+
+// Listed here rather than imported: run-files.ts brings its parsers into the browser bundle.
+const RUN_FORMATS: readonly RunFormat[] = ['trec', 'csv', 'jsonl'];
+
+/** The runs scored on the set, with their mean metrics; upload a run, compute the baseline, compare two runs. */
+export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const runsKey = ['query-set-runs', slug, name];
+  const runs = useQuery({
+    queryKey: runsKey,
+    queryFn: () => requestJson<{ items: RunSummary[] }>(`${setApi(slug, name)}/runs`),
+    // A run being computed (the baseline) shows its progress: poll every second until none is.
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'RUNNING') ? 1000 : false),
+  });
+  const refresh = () => {
+    // The page's header counts the runs.
+    router.refresh();
+    return queryClient.invalidateQueries({ queryKey: runsKey });
+  };
+  const baseline = useMutation({
+    mutationFn: () => requestJson<RunSummary>(`${setApi(slug, name)}/runs/baseline`, { method: 'POST', json: {} }),
+    onSuccess: refresh,
+  });
+  const items = runs.data?.items ?? [];
+  const baselineRunning = items.some((r) => r.baseline && r.status === 'RUNNING');
+
+  return (
+    <section aria-labelledby="runs-heading" className="space-y-4 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="runs-heading" className="text-lg font-medium">Runs</h2>
+        {canManage && (
+          <button type="button" onClick={() => baseline.mutate()} disabled={baseline.isPending || baselineRunning}
+            className="rounded border border-blue-600 px-3 py-1 text-blue-700 hover:bg-blue-50 disabled:opacity-60">
+            {baselineRunning ? 'Computing baseline…' : 'Compute baseline'}
+          </button>
+        )}
+      </div>
+      {baseline.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-red-700">{baseline.error.message}</p>}
+      {runs.error && <p role="alert" className="text-red-700">Could not load the runs: {runs.error.message}</p>}
+      {runs.data && (items.length === 0
+        ? <p className="text-slate-500">No run scored yet. Upload a run file below{canManage ? ' or compute the full-text baseline' : ''}.</p>
+        : <RunTable slug={slug} name={name} runs={items} />)}
+      <RunUploadForm slug={slug} name={name} onScored={refresh} />
+      <RunCompare slug={slug} name={name} runs={items.filter((r) => r.status === 'DONE')} params={params} setParams={setParams} />
+    </section>
+  );
+}
+
+function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunSummary[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full" data-testid="run-table">
+        <thead className="text-left text-slate-600">
+          <tr>
+            <th scope="col" className="py-1">Run</th><th scope="col">Scored on</th><th scope="col">Status</th><th scope="col" className="text-right">Queries</th>
+            {METRICS.map((m) => <th key={m} scope="col" className="px-1 text-right">{METRIC_LABELS[m]}</th>)}
+            <th scope="col" className="pl-3">Made</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => {
+            const means = r.summary?.overall.means;
+            return (
+              <tr key={r.id} className="border-t border-slate-100" data-testid={`run-${r.id}`}>
+                <td className="py-1 pr-2"><Link href={runPage(slug, name, r.id)} className="text-blue-700 hover:underline">{r.name}</Link></td>
+                <td className="pr-2 text-slate-600">{r.release ? `release ${r.release}` : 'current queries'}</td>
+                <td className="pr-2"><RunStatus run={r} /></td>
+                <td className="text-right tabular-nums">{r.summary ? fmtCount(r.summary.overall.queries) : '—'}</td>
+                {METRICS.map((m) => <td key={m} className="px-1 text-right tabular-nums" data-metric={m}>{means ? fmtScore(means[m]) : '—'}</td>)}
+                <td className="pl-3 text-xs text-slate-600">{fmtDate(r.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** DONE or FAILED as text; RUNNING with its progress (queries ranked of all). */
+export function RunStatus({ run }: { run: RunSummary }) {
+  if (run.status === 'RUNNING') {
+    const percent = run.total ? Math.round((100 * run.done) / run.total) : 0;
+    return (
+      <span className="flex items-center gap-2">
+        <span role="progressbar" aria-label={`Progress of ${run.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}
+          className="inline-block h-2 w-20 overflow-hidden rounded bg-slate-100">
+          <span className="block h-full bg-blue-600" style={{ width: `${percent}%` }} />
+        </span>
+        <span className="text-xs text-slate-600">{fmtCount(run.done)} of {fmtCount(run.total)}</span>
+      </span>
+    );
+  }
+  if (run.status === 'FAILED') return <span className="text-red-700" title={run.message ?? undefined}>failed</span>;
+  return <span className="text-green-700">done</span>;
+}
+
+/** Sends a run file as the request body; the server refuses a file with problems, listing each with its line. */
+function RunUploadForm({ slug, name, onScored }: { slug: string; name: string; onScored: () => void }) {
+  const [problems, setProblems] = useState<LineProblem[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const releases = useQuery({
+    queryKey: ['query-set-releases', slug, name],
+    queryFn: () => requestJson<{ items: ReleaseSummary[] }>(`${setApi(slug, name)}/releases`),
+  });
+  const upload = useMutation({
+    mutationFn: ({ file, search }: { file: File; search: URLSearchParams }) =>
+      requestJson<RunSummary>(`${setApi(slug, name)}/runs?${search}`, { method: 'POST', body: file, headers: { 'content-type': 'application/octet-stream' } }),
+    onSuccess: onScored,
+    onError: (err) => setProblems(err instanceof ApiError ? err.problems : []),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const file = form.get('run');
+    setProblems([]);
+    if (!(file instanceof File) || file.name === '') return setFileError('Pick the run file.');
+    if (file.size === 0) return setFileError(`${file.name} is empty.`);
+    setFileError(null);
+    const search = new URLSearchParams({ file: file.name });
+    for (const key of ['name', 'format', 'release']) {
+      const value = String(form.get(key) ?? '').trim();
+      if (value) search.set(key, value);
+    }
+    upload.mutate({ file, search }, { onSuccess: () => formElement.reset() });
+  }
+
+  const scored = upload.data;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-labelledby="run-upload-heading">
+      <h3 id="run-upload-heading" className="font-medium">Evaluate a run</h3>
+      <p className="text-xs text-slate-500">
+        A ranking per query: TREC run lines (<code>qid Q0 entity rank score tag</code>), CSV with <code>query_id,entity_id,score</code>,
+        or JSONL with <code>query_id</code> and <code>ranking</code>. Entity ids are the knowledge base’s external ids.
+      </p>
+      <div className="grid gap-3 md:grid-cols-4">
+        <Field id="run-file" label="Run file" error={fileError ?? undefined}>
+          <input id="run-file" name="run" type="file" aria-invalid={!!fileError} className="rounded border border-slate-300 px-2 py-1" />
+        </Field>
+        <Field id="run-name" label="Run name (optional)">
+          <input id="run-name" name="name" maxLength={200} placeholder="the file’s run tag" className="rounded border border-slate-300 px-2 py-1" />
+        </Field>
+        <Field id="run-format" label="Format">
+          <select id="run-format" name="format" defaultValue="" className="rounded border border-slate-300 px-2 py-1">
+            <option value="">detect from the file</option>
+            {RUN_FORMATS.map((f) => <option key={f} value={f}>{f}</option>)}
+          </select>
+        </Field>
+        <Field id="run-release" label="Score against">
+          <select id="run-release" name="release" defaultValue="" className="rounded border border-slate-300 px-2 py-1">
+            <option value="">the current queries</option>
+            {releases.data?.items.map((r) => <option key={r.number} value={r.number}>release {r.number}: {r.name}</option>)}
+          </select>
+        </Field>
+      </div>
+      {upload.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-red-700">{upload.error.message}</p>}
+      {problems.length > 0 && <ProblemTable problems={problems} caption="Problems in the run file; it was not scored." testId="run-problems" />}
+      {scored && !upload.isPending && (
+        <p role="status" className="rounded bg-green-50 px-3 py-2 text-green-800">
+          Scored <Link href={runPage(slug, name, scored.id)} className="text-blue-700 hover:underline">{scored.name}</Link>
+          {scored.summary?.overall.means && <>: MRR {fmtScore(scored.summary.overall.means.mrr)}</>}
+          {scored.warnings.length > 0 && <> · {scored.warnings.length} warning{scored.warnings.length > 1 ? 's' : ''} (tied scores), listed on the run’s page</>}
+        </p>
+      )}
+      <button type="submit" disabled={upload.isPending} className="rounded bg-blue-600 px-3 py-1.5 font-medium text-white hover:bg-blue-700 disabled:opacity-60">
+        {upload.isPending ? 'Scoring…' : 'Evaluate run'}
+      </button>
+    </form>
+  );
+}
