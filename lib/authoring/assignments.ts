@@ -1,0 +1,103 @@
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { inTransaction, type Database, type Queryable } from '../db/transaction';
+
+export interface AssignmentView {
+  id: number;
+  campaignId: number;
+  entityId: number;
+  annotatorId: number;
+  slot: number;
+  status: 'ACTIVE' | 'SUBMITTED' | 'RETURNED' | 'APPROVED' | 'SKIPPED' | 'EXPIRED';
+  leaseExpiresAt: string;
+}
+
+/** The statuses that hold one of a seed's k slots. */
+export const SLOT_HOLDING = ['ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED'] as const;
+
+const FIELDS = `id, campaign_id AS "campaignId", entity_id AS "entityId", annotator_id AS "annotatorId", slot, status, lease_expires_at AS "leaseExpiresAt"`;
+
+/** Leases past their end stop counting: their seeds go back to the pool. */
+export async function expireLeases(db: Queryable, campaignId: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE assignment SET status = 'EXPIRED' WHERE campaign_id = $1 AND status = 'ACTIVE' AND lease_expires_at < now()`, [campaignId]);
+  return rowCount ?? 0;
+}
+
+/**
+ * The annotator's next seed: their live lease if they have one, else a new lease on the first seed (in the
+ * campaign's order) that has a free slot and that they have not had before; null when none is left.
+ * Exactly k per seed under any concurrency: each claim locks the seed row (others skip it and try the next),
+ * counts the slots anew under that lock and takes a free one; the partial unique index on held slots would
+ * refuse a k+1-th holder even if that logic were wrong.
+ */
+export async function claimNext(db: Database, campaignId: number, annotatorId: number): Promise<AssignmentView | null> {
+  return inTransaction(db, async (client) => {
+    const { rows: [campaign] } = await client.query<{ status: string; k: number; lease: number; member: boolean }>(
+      `SELECT c.status, c.annotators_per_seed AS k, c.lease_minutes AS lease,
+              EXISTS (SELECT 1 FROM campaign_annotator a WHERE a.campaign_id = c.id AND a.user_id = $2) AS member
+         FROM campaign c WHERE c.id = $1`, [campaignId, annotatorId]);
+    if (!campaign) throw notFound(`No campaign ${campaignId}`);
+    if (!campaign.member) throw forbidden('You are not an annotator of this campaign');
+    if (campaign.status !== 'OPEN') throw conflict(`The campaign is ${campaign.status.toLowerCase()}, not open`);
+    await expireLeases(client, campaignId);
+    const live = await client.query<AssignmentView>(
+      `SELECT ${FIELDS} FROM assignment WHERE campaign_id = $1 AND annotator_id = $2 AND status = 'ACTIVE' ORDER BY id LIMIT 1`, [campaignId, annotatorId]);
+    if (live.rows[0]) return live.rows[0];
+
+    const tried: number[] = [];
+    for (;;) {
+      const { rows: [seed] } = await client.query<{ entity_id: number }>(
+        `SELECT s.entity_id FROM campaign_seed s
+          WHERE s.campaign_id = $1 AND s.entity_id <> ALL($4::int[])
+            AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id AND a.annotator_id = $2)
+            AND (SELECT count(*) FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id
+                   AND a.status IN ('ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED')) < $3
+          ORDER BY s.position
+          FOR UPDATE OF s SKIP LOCKED LIMIT 1`, [campaignId, annotatorId, campaign.k, tried]);
+      if (!seed) return null;
+      // A new statement sees every claim committed before this lock was granted.
+      const { rows: [free] } = await client.query<{ slot: number | null }>(
+        `SELECT min(n) AS slot FROM generate_series(1, $3::int) n
+          WHERE n NOT IN (SELECT slot FROM assignment WHERE campaign_id = $1 AND entity_id = $2 AND status IN ('ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED'))`,
+        [campaignId, seed.entity_id, campaign.k]);
+      if (free?.slot == null) { tried.push(seed.entity_id); continue; }
+      const { rows: [created] } = await client.query<AssignmentView>(
+        `INSERT INTO assignment (campaign_id, entity_id, annotator_id, slot, lease_expires_at)
+         VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5)) RETURNING ${FIELDS}`,
+        [campaignId, seed.entity_id, annotatorId, free.slot, campaign.lease]);
+      return created!;
+    }
+  });
+}
+
+async function ownActive(db: Queryable, assignmentId: number, annotatorId: number): Promise<{ campaign_id: number; lease_minutes: number }> {
+  const { rows: [a] } = await db.query<{ annotator_id: number; status: string; expired: boolean; campaign_id: number; lease_minutes: number }>(
+    `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, c.lease_minutes
+       FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
+  if (!a || a.annotator_id !== annotatorId) throw notFound(`No assignment ${assignmentId} of yours`);
+  if (a.status !== 'ACTIVE' || a.expired) {
+    throw conflict(a.status === 'ACTIVE' || a.status === 'EXPIRED'
+      ? 'This assignment expired: its lease ran out and the seed went back to the pool. Ask for a new seed.'
+      : `This assignment is ${a.status.toLowerCase()}; it can no longer be changed`);
+  }
+  return a;
+}
+
+/** Extends the lease while the annotator works (autosave calls this), so an open workspace keeps its seed. */
+export async function renewLease(db: Database, assignmentId: number, annotatorId: number): Promise<string> {
+  return inTransaction(db, async (client) => {
+    const a = await ownActive(client, assignmentId, annotatorId);
+    const { rows } = await client.query<{ until: string }>(
+      `UPDATE assignment SET lease_expires_at = now() + make_interval(mins => $2) WHERE id = $1 RETURNING lease_expires_at AS until`, [assignmentId, a.lease_minutes]);
+    return rows[0]!.until;
+  });
+}
+
+/** Gives the seed back with a reason; its slot is free for another annotator. */
+export async function skipAssignment(db: Database, assignmentId: number, annotatorId: number, reason: string): Promise<void> {
+  if (!reason.trim()) throw badRequest('reason: say why the seed is skipped');
+  await inTransaction(db, async (client) => {
+    await ownActive(client, assignmentId, annotatorId);
+    await client.query(`UPDATE assignment SET status = 'SKIPPED', skip_reason = $2 WHERE id = $1`, [assignmentId, reason.trim()]);
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { badRequest, conflict } from '../errors';
+import { auditSql, inTransaction, type Database } from '../db/transaction';
+import { setNameSchema } from '../queries/sets';
+import { sampleSeeds, type SeedSampling } from './seeds';
+
+/** The default guidelines: the procedure STaRK gave its query authors, in this project's words. */
+export const DEFAULT_GUIDELINES = `# Writing a query about a seed entity
+
+You are given one entity of the knowledge base, the **seed**. Your query must be one that the seed answers.
+
+1. **Study the seed.** Read its document, then its relations: who or what it is connected to, and the
+   multi-hop paths that lead from it. Use the graph and metapath tools.
+2. **Write a natural question** a real user could ask, combining at least one *relational* requirement (a
+   connection to other entities, such as "a drug that targets a gene expressed in the liver") and at least one
+   *textual* requirement (something only the documents say).
+3. **Do not name the seed.** The query must not contain the seed's name or aliases; the editor warns you.
+4. **Record the requirements**: build the relational pattern in the metapath tool and highlight the passages
+   of the document your textual requirement comes from.
+5. **Validate the answers.** Every entity that satisfies the pattern is a candidate. Judge each one: relevant,
+   not relevant or unsure, and cite the evidence for the relevant ones. The seed must be among the answers.
+6. If the seed gives you nothing to ask, **skip** it and say why.
+`;
+
+export const campaignInputSchema = z.object({
+  name: setNameSchema,
+  guidelines: z.string().max(50_000).default(DEFAULT_GUIDELINES),
+  annotatorsPerSeed: z.number().int().min(1).max(20),
+  leaseMinutes: z.number().int().min(1).max(10_080).default(60),
+  leakPolicy: z.enum(['warn', 'block']).default('warn'),
+  /** The query set approved queries go to; created (origin human) when it does not exist. */
+  querySet: setNameSchema,
+  annotatorIds: z.array(z.number().int().positive()).min(1).max(1000),
+  open: z.boolean().default(true),
+});
+export type CampaignInput = z.infer<typeof campaignInputSchema>;
+
+export interface CreatedCampaign {
+  id: number;
+  seeds: number;
+  annotators: number;
+  querySetId: number;
+}
+
+/**
+ * Creates a campaign with its seeds, annotators and target query set, in one transaction. Seeds that cannot
+ * be read (a list naming unknown entities) fail the whole creation with their lines.
+ */
+export async function createCampaign(db: Database, kbId: number, input: CampaignInput, seeds: SeedSampling, userId: number | null): Promise<CreatedCampaign> {
+  const sampled = await sampleSeeds(db, kbId, seeds);
+  if (sampled.issues.length) throw badRequest(`The seed list has ${sampled.issues.length} problem${sampled.issues.length > 1 ? 's' : ''}: ${sampled.issues[0]}`, sampled.issues.map((i) => ({ file: i.file, line: i.line, reason: i.reason })));
+  if (!sampled.entityIds.length) throw badRequest('No entity matches the seed sampling');
+  return inTransaction(db, async (client) => {
+    const users = await client.query<{ id: number }>(`SELECT id FROM app_user WHERE id = ANY($1::int[]) AND NOT disabled AND role IN ('ANNOTATOR', 'CURATOR', 'ADMIN')`, [input.annotatorIds]);
+    const missing = input.annotatorIds.filter((id) => !users.rows.some((u) => u.id === id));
+    if (missing.length) throw badRequest(`annotatorIds: no active annotator, curator or admin with id ${missing.join(', ')}`);
+    const set = await client.query<{ id: number; kb_id: number }>('SELECT id, kb_id FROM query_set WHERE name = $1', [input.querySet]);
+    if (set.rows[0] && set.rows[0].kb_id !== kbId) throw badRequest(`querySet: "${input.querySet}" belongs to another knowledge base`);
+    const querySetId = set.rows[0]?.id ?? (await client.query<{ id: number }>(
+      `INSERT INTO query_set (kb_id, name, origin, description, created_by) VALUES ($1, $2, 'HUMAN', $3, $4) RETURNING id`,
+      [kbId, input.querySet, `Queries written in the campaign ${input.name}.`, userId])).rows[0]!.id;
+    const taken = await client.query('SELECT 1 FROM campaign WHERE kb_id = $1 AND name = $2', [kbId, input.name]);
+    if (taken.rows.length) throw conflict(`A campaign named "${input.name}" exists on this knowledge base`);
+    const { rows: [campaign] } = await client.query<{ id: number }>(
+      `INSERT INTO campaign (kb_id, name, guidelines, status, annotators_per_seed, lease_minutes, leak_policy, query_set_id, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [kbId, input.name, input.guidelines, input.open ? 'OPEN' : 'DRAFT', input.annotatorsPerSeed, input.leaseMinutes, input.leakPolicy, querySetId, userId]);
+    const id = campaign!.id;
+    await client.query(
+      `INSERT INTO campaign_seed (campaign_id, entity_id, position) SELECT $1, e, n - 1 FROM unnest($2::int[]) WITH ORDINALITY AS s(e, n)`, [id, sampled.entityIds]);
+    await client.query(`INSERT INTO campaign_annotator (campaign_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u`, [id, input.annotatorIds]);
+    await auditSql(client, { userId, action: 'campaign.create', targetType: 'campaign', targetId: id, kbId, details: { name: input.name, seeds: sampled.entityIds.length, mode: seeds.mode } });
+    return { id, seeds: sampled.entityIds.length, annotators: input.annotatorIds.length, querySetId };
+  });
+}

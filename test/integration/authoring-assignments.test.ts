@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimNext, renewLease, skipAssignment } from '../../lib/authoring/assignments';
+import { createCampaign } from '../../lib/authoring/campaigns';
+import { sampleSeeds } from '../../lib/authoring/seeds';
+import { createUser } from '../../lib/auth/users';
+import { Role } from '../../lib/auth/roles';
+import { db, openAppDatabase, pool } from '../support/app-database';
+import { IBD_DIR, ibdIds, importIbd, readIbdEdges } from '../support/primekg-ibd';
+import type { TestDatabase } from '../support/test-database';
+
+let testDb: TestDatabase;
+let kbId: number;
+let annotators: number[];
+
+beforeAll(async () => {
+  testDb = await openAppDatabase();
+  kbId = await importIbd(pool());
+  annotators = [];
+  for (let i = 0; i < 20; i++) annotators.push((await createUser(db(), { email: `annotator${i}@example.org`, password: 'a long password', role: Role.ANNOTATOR })).id);
+});
+afterAll(async () => testDb.drop());
+
+describe('seed sampling', () => {
+  it('draws random seeds reproducibly, of the chosen types, never isolated', async () => {
+    const a = await sampleSeeds(pool(), kbId, { mode: 'random', count: 25, types: ['drug', 'disease'], seed: 7 });
+    const again = await sampleSeeds(pool(), kbId, { mode: 'random', count: 25, types: ['drug', 'disease'], seed: 7 });
+    const other = await sampleSeeds(pool(), kbId, { mode: 'random', count: 25, types: ['drug', 'disease'], seed: 8 });
+    expect(a.entityIds).toHaveLength(25);
+    expect(again.entityIds).toEqual(a.entityIds);
+    expect(other.entityIds).not.toEqual(a.entityIds);
+    const { rows } = await pool().query<{ type: string; degree: number }>(
+      `SELECT t.name AS type, e.degree FROM entity e JOIN node_type t ON t.id = e.type_id WHERE e.kb_id = $1 AND e.id = ANY($2::int[])`, [kbId, a.entityIds]);
+    expect(rows.every((r) => ['drug', 'disease'].includes(r.type) && r.degree >= 1)).toBe(true);
+  });
+
+  it('stratifies by type: min(perType, connected entities of the type) each, checked against the files', async () => {
+    const degree = new Map<string, number>();
+    for (const e of readIbdEdges()) for (const id of [e.source, e.target]) degree.set(id, (degree.get(id) ?? 0) + 1);
+    const connectedPerType = new Map<string, number>();
+    for (const line of fs.readFileSync(path.join(IBD_DIR, 'nodes.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+      const node = JSON.parse(line) as { node_index: number; node_type: string };
+      if (degree.get(String(node.node_index))) connectedPerType.set(node.node_type, (connectedPerType.get(node.node_type) ?? 0) + 1);
+    }
+    const { entityIds } = await sampleSeeds(pool(), kbId, { mode: 'stratified', perType: 10, seed: 1 });
+    const { rows } = await pool().query<{ type: string; n: number }>(
+      `SELECT t.name AS type, count(*)::int AS n FROM entity e JOIN node_type t ON t.id = e.type_id WHERE e.kb_id = $1 AND e.id = ANY($2::int[]) GROUP BY t.name`, [kbId, entityIds]);
+    expect(Object.fromEntries(rows.map((r) => [r.type, r.n]))).toEqual(Object.fromEntries([...connectedPerType].map(([t, n]) => [t, Math.min(10, n)])));
+    expect(new Set(entityIds).size).toBe(entityIds.length);
+  });
+
+  it('reads an uploaded list, reporting unknown and repeated ids with their lines and sampling nothing then', async () => {
+    const good = await sampleSeeds(pool(), kbId, { mode: 'list', text: '# seeds\n144\n\n179\n', file: 'seeds.txt' });
+    const { externalOf } = await ibdIds(pool(), kbId);
+    expect(good.entityIds.map((id) => externalOf.get(id))).toEqual(['144', '179']);
+    const bad = await sampleSeeds(pool(), kbId, { mode: 'list', text: '144\nnope\n144\n', file: 'seeds.txt' });
+    expect(bad.entityIds).toEqual([]);
+    expect(bad.issues.map(String)).toEqual(['seeds.txt:2: no entity with the id "nope" in this knowledge base', 'seeds.txt:3: "144" is already listed at line 1']);
+  });
+});
+
+describe('assignments: exactly k annotators per seed', () => {
+  it('never gives a seed to more than k, however many annotators ask at once', async () => {
+    const { id } = await createCampaign(pool(), kbId, { name: 'exact-k', guidelines: 'g', annotatorsPerSeed: 2, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'exact-k-queries', annotatorIds: annotators, open: true },
+      { mode: 'random', count: 6, seed: 3 }, null);
+    // Every annotator asks twice at the same time; a live lease is handed back, not doubled.
+    const claims = await Promise.all([...annotators, ...annotators].map((a) => claimNext(pool(), id, a)));
+    const { rows } = await pool().query<{ entity_id: number; n: number; annotators: number }>(
+      `SELECT entity_id, count(*)::int AS n, count(DISTINCT annotator_id)::int AS annotators FROM assignment WHERE campaign_id = $1 GROUP BY entity_id`, [id]);
+    expect(rows).toHaveLength(6);
+    expect(rows.every((r) => r.n === 2 && r.annotators === 2)).toBe(true);
+    const holders = new Set(claims.filter((c) => c !== null).map((c) => c!.annotatorId));
+    expect(holders.size).toBe(12);
+    expect(claims.filter((c) => c === null)).toHaveLength(16);
+  });
+
+  it('puts a skipped or expired seed back in the pool, and refuses to renew an expired lease', async () => {
+    const { id } = await createCampaign(pool(), kbId, { name: 'leases', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'leases-queries', annotatorIds: annotators.slice(0, 4), open: true },
+      { mode: 'random', count: 1, seed: 4 }, null);
+    const [a, b, c] = annotators;
+    const first = (await claimNext(pool(), id, a!))!;
+    expect(await claimNext(pool(), id, b!)).toBeNull();
+    await expect(skipAssignment(pool(), first.id, a!, '  ')).rejects.toThrow(/say why/);
+    await skipAssignment(pool(), first.id, a!, 'nothing to ask about');
+    const second = (await claimNext(pool(), id, b!))!;
+    expect(second.entityId).toBe(first.entityId);
+    expect(await claimNext(pool(), id, a!)).toBeNull();
+
+    await pool().query(`UPDATE assignment SET lease_expires_at = now() - interval '1 minute' WHERE id = $1`, [second.id]);
+    await expect(renewLease(pool(), second.id, b!)).rejects.toThrow(/expired/);
+    const third = (await claimNext(pool(), id, c!))!;
+    expect(third.entityId).toBe(first.entityId);
+    const { rows } = await pool().query<{ status: string }>('SELECT status FROM assignment WHERE id = $1', [second.id]);
+    expect(rows[0]!.status).toBe('EXPIRED');
+    await expect(renewLease(pool(), third.id, c!)).resolves.toBeTruthy();
+  });
+
+  it('refuses annotators who are not in the campaign', async () => {
+    const { id } = await createCampaign(pool(), kbId, { name: 'members', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'members-queries', annotatorIds: annotators.slice(0, 1), open: true },
+      { mode: 'random', count: 1, seed: 5 }, null);
+    await expect(claimNext(pool(), id, annotators[1]!)).rejects.toThrow(/not an annotator of this campaign/);
+  });
+});
