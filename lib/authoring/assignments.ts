@@ -70,9 +70,21 @@ export async function claimNext(db: Database, campaignId: number, annotatorId: n
   });
 }
 
-async function ownActive(db: Queryable, assignmentId: number, annotatorId: number): Promise<{ campaign_id: number; lease_minutes: number }> {
-  const { rows: [a] } = await db.query<{ annotator_id: number; status: string; expired: boolean; campaign_id: number; lease_minutes: number }>(
-    `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, c.lease_minutes
+export interface LockedAssignment {
+  campaign_id: number;
+  entity_id: number;
+  kb_id: number;
+  lease_minutes: number;
+  leak_policy: 'warn' | 'block';
+}
+
+/**
+ * Locks the annotator's assignment for a change, which only a live lease allows: an expired or finished
+ * assignment answers 409 saying why, another person's answers 404.
+ */
+export async function lockOwnActive(db: Queryable, assignmentId: number, annotatorId: number): Promise<LockedAssignment> {
+  const { rows: [a] } = await db.query<LockedAssignment & { annotator_id: number; status: string; expired: boolean }>(
+    `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, a.entity_id, c.kb_id, c.lease_minutes, c.leak_policy
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
   if (!a || a.annotator_id !== annotatorId) throw notFound(`No assignment ${assignmentId} of yours`);
   if (a.status !== 'ACTIVE' || a.expired) {
@@ -83,21 +95,23 @@ async function ownActive(db: Queryable, assignmentId: number, annotatorId: numbe
   return a;
 }
 
-/** Extends the lease while the annotator works (autosave calls this), so an open workspace keeps its seed. */
+/** Pushes a locked assignment's lease end a full lease length from now. */
+export async function extendLease(db: Queryable, assignmentId: number, a: LockedAssignment): Promise<string> {
+  const { rows } = await db.query<{ until: string }>(
+    `UPDATE assignment SET lease_expires_at = now() + make_interval(mins => $2) WHERE id = $1 RETURNING lease_expires_at AS until`, [assignmentId, a.lease_minutes]);
+  return rows[0]!.until;
+}
+
+/** Extends the lease while the annotator works (autosave does it too), so an open workspace keeps its seed. */
 export async function renewLease(db: Database, assignmentId: number, annotatorId: number): Promise<string> {
-  return inTransaction(db, async (client) => {
-    const a = await ownActive(client, assignmentId, annotatorId);
-    const { rows } = await client.query<{ until: string }>(
-      `UPDATE assignment SET lease_expires_at = now() + make_interval(mins => $2) WHERE id = $1 RETURNING lease_expires_at AS until`, [assignmentId, a.lease_minutes]);
-    return rows[0]!.until;
-  });
+  return inTransaction(db, async (client) => extendLease(client, assignmentId, await lockOwnActive(client, assignmentId, annotatorId)));
 }
 
 /** Gives the seed back with a reason; its slot is free for another annotator. */
 export async function skipAssignment(db: Database, assignmentId: number, annotatorId: number, reason: string): Promise<void> {
   if (!reason.trim()) throw badRequest('reason: say why the seed is skipped');
   await inTransaction(db, async (client) => {
-    await ownActive(client, assignmentId, annotatorId);
+    await lockOwnActive(client, assignmentId, annotatorId);
     await client.query(`UPDATE assignment SET status = 'SKIPPED', skip_reason = $2 WHERE id = $1`, [assignmentId, reason.trim()]);
   });
 }

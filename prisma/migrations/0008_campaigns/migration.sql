@@ -70,3 +70,32 @@ CREATE INDEX "assignment_campaign_id_entity_id_idx" ON "assignment"("campaign_id
 CREATE UNIQUE INDEX "assignment_slot_held_key" ON "assignment"("campaign_id", "entity_id", "slot") WHERE "status" IN ('ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED');
 ALTER TABLE "assignment" ADD CONSTRAINT "assignment_campaign_id_entity_id_fkey" FOREIGN KEY ("campaign_id", "entity_id") REFERENCES "campaign_seed"("campaign_id", "entity_id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "assignment" ADD CONSTRAINT "assignment_annotator_id_fkey" FOREIGN KEY ("annotator_id") REFERENCES "app_user"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The annotator's work on an assignment, saved as they type: the query, its relational requirement (a
+-- metapath pattern) and textual requirements (spans of the seed's document). "version" is bumped on every
+-- save, so two tabs or people never overwrite each other silently.
+CREATE TABLE "query_draft" (
+    "assignment_id" INTEGER NOT NULL,
+    "text" TEXT NOT NULL DEFAULT '',
+    "requirement" JSONB,
+    "text_spans" JSONB NOT NULL DEFAULT '[]',
+    "version" INTEGER NOT NULL DEFAULT 1,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "query_draft_pkey" PRIMARY KEY ("assignment_id")
+);
+ALTER TABLE "query_draft" ADD CONSTRAINT "query_draft_assignment_id_fkey" FOREIGN KEY ("assignment_id") REFERENCES "assignment"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- One judgment per candidate entity of an assignment; evidence cites edges and document spans.
+CREATE TABLE "judgment" (
+    "assignment_id" INTEGER NOT NULL,
+    "entity_id" INTEGER NOT NULL,
+    "label" TEXT NOT NULL,
+    "evidence" JSONB NOT NULL DEFAULT '[]',
+    "version" INTEGER NOT NULL DEFAULT 1,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "judgment_pkey" PRIMARY KEY ("assignment_id", "entity_id"),
+    CONSTRAINT "judgment_label_check" CHECK ("label" IN ('relevant', 'not_relevant', 'unsure'))
+);
+ALTER TABLE "judgment" ADD CONSTRAINT "judgment_assignment_id_fkey" FOREIGN KEY ("assignment_id") REFERENCES "assignment"("id") ON DELETE CASCADE ON UPDATE CASCADE;
