@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
 import { inTransaction } from '../db/transaction';
 import type { Direction } from './entity';
+import { anyWordQuery } from './any-word-query';
 import { MATCH_END, MATCH_START } from './search';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -51,6 +52,13 @@ export interface MetapathOptions {
   offset: number;
   /** Full-text filter (websearch syntax) on the final reachable set; ranks the page by relevance. */
   q?: string;
+  /**
+   * Orders the whole reachable set by relevance to this text (any of its words; see anyWordQuery), then
+   * degree, without filtering: how answer candidates are put before an author. Ignored with `q`.
+   */
+  relevance?: string;
+  /** Entities to count in the final set (`among`), e.g. the candidates already judged. */
+  countAmong?: number[];
 }
 
 export interface ReachableEntity {
@@ -60,6 +68,8 @@ export interface ReachableEntity {
   degree: number;
   /** Only with `q`: fragments of the text around the matches, between MATCH_START and MATCH_END. */
   snippet?: string;
+  /** Only with `relevance`: ts_rank of the entity for the text's words, 0 when none occurs. */
+  rank?: number;
 }
 
 export interface BranchResult {
@@ -79,6 +89,8 @@ export interface MetapathsResult {
   branches: BranchResult[];
   /** Entities every branch reaches (after the `q` filter when one is given). */
   total: number;
+  /** With `countAmong`: how many of those entities the final set holds. */
+  among?: number;
   items: ReachableEntity[];
 }
 
@@ -313,6 +325,14 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
               'MaxFragments=2, MaxWords=20, MinWords=8, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}') AS snippet
          FROM (SELECT * FROM hits ORDER BY rank DESC, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
         ORDER BY h.rank DESC, h.degree DESC, h.name, h.id`;
+  } else if (opts.relevance?.trim()) {
+    ctes.push(`hits AS (SELECT id FROM reach)`);
+    ctes.push(`ranked AS MATERIALIZED (
+       SELECT r.id, coalesce(ts_rank(s.search, w.q, 1), 0)::float8 AS rank
+         FROM reach r CROSS JOIN (SELECT ${anyWordQuery(p.add(opts.relevance.trim()))} AS q OFFSET 0) w
+         LEFT JOIN entity_search s ON s.kb_id = ${kb} AND s.id = r.id AND s.search @@ w.q)`);
+    page = `SELECT n.id, n.name, n.degree, rk.rank FROM ranked rk JOIN entity n ON n.kb_id = ${kb} AND n.id = rk.id
+             ORDER BY rk.rank DESC, n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset}`;
   } else {
     ctes.push(`hits AS (SELECT id FROM reach)`);
     // Walks the final type's entities by degree (entity_kb_id_type_id_degree_idx), keeping those reached,
@@ -327,8 +347,9 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   const sql = `WITH ${ctes.join(',\n')}
     SELECT json_build_array(${counts.join(', ')}) AS counts,
            (SELECT count(*) FROM hits) AS total,
+           ${opts.countAmong ? `(SELECT count(*) FROM reach WHERE id = ANY(${p.add(opts.countAmong)}::int[]))` : 'NULL'} AS among,
            (SELECT coalesce(json_agg(pg), '[]') FROM (${page}) pg) AS items`;
-  const { rows } = await db.query<{ counts: (number | string)[]; total: string; items: Omit<ReachableEntity, 'type'>[] }>(sql, p.values);
+  const { rows } = await db.query<{ counts: (number | string)[]; total: string; among: string | null; items: Omit<ReachableEntity, 'type'>[] }>(sql, p.values);
   const row = rows[0]!;
   const all = row.counts.map(Number);
   let at = 0;
@@ -340,6 +361,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   return {
     branches,
     total: Number(row.total),
+    ...(row.among === null ? {} : { among: Number(row.among) }),
     items: row.items.map((it) => ({ ...it, type: finalType.name })),
   };
 }

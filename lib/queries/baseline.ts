@@ -1,4 +1,5 @@
 import { badRequest } from '../errors';
+import { anyWordQuery } from '../kb/any-word-query';
 import type { Database, Queryable } from '../db/transaction';
 import { evaluateRun } from './metrics';
 import { evalQueries, storeEvaluation, type RunTarget } from './runs';
@@ -20,8 +21,7 @@ async function rankBatch(db: Queryable, kbId: number, texts: string[]): Promise<
     `SELECT t.n, r.ranking
        FROM unnest($2::text[]) WITH ORDINALITY AS t(text, n)
        CROSS JOIN LATERAL (
-         -- A query of stop words only has no lexemes: the empty tsquery, which matches nothing.
-         SELECT coalesce(to_tsquery('simple', nullif(array_to_string(array(SELECT quote_literal(lexeme) FROM unnest(to_tsvector('english', t.text))), ' | '), '')), ''::tsquery) AS q
+         SELECT ${anyWordQuery('t.text')} AS q
          OFFSET 0) w
        CROSS JOIN LATERAL (
          SELECT array_agg(e.external_id ORDER BY top.rank DESC, top.id) AS ranking

@@ -15,6 +15,7 @@ const metapath = z.object({
 const bodySchema = z.object({
   paths: z.array(metapath).min(1).max(3),
   q: z.string().trim().max(500).optional(),
+  relevance: z.string().trim().max(2000).optional(),
   limit: z.number().int().min(0).max(200).default(25),
   offset: z.number().int().min(0).max(100_000).default(0),
 });
@@ -26,6 +27,6 @@ const bodySchema = z.object({
  */
 export const POST = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
-  const { paths, q, limit, offset } = await readJson(req, bodySchema);
-  return evaluateMetapaths(pool(), kb.id, paths, { limit, offset, q });
+  const { paths, q, relevance, limit, offset } = await readJson(req, bodySchema);
+  return evaluateMetapaths(pool(), kb.id, paths, { limit, offset, q, relevance });
 });
