@@ -11,6 +11,7 @@ const PERMISSIONS = {
   'kb:browse': [Role.ADMIN, Role.CURATOR, Role.ANNOTATOR, Role.RATER],
   'kb:manage': [Role.ADMIN, Role.CURATOR],
   'queries:manage': [Role.ADMIN, Role.CURATOR],
+  'campaigns:annotate': [Role.ADMIN, Role.CURATOR, Role.ANNOTATOR],
   'users:manage': [Role.ADMIN],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimNext } from '../../lib/authoring/assignments';
 import { createCampaign } from '../../lib/authoring/campaigns';
 import { judge, MAX_QUERY_LENGTH, saveDraft } from '../../lib/authoring/drafts';
+import { submitAssignment } from '../../lib/authoring/submit';
 import { createUser } from '../../lib/auth/users';
 import { Role } from '../../lib/auth/roles';
 import { AppError } from '../../lib/errors';
@@ -76,5 +77,27 @@ describe('judgments', () => {
     expect(await status(saveDraft(pool(), assignment.id, other, { text: 'not mine', version: 3 }))).toBe(404);
     const { rows } = await pool().query<{ text: string }>('SELECT text FROM query_draft WHERE assignment_id = $1', [assignment.id]);
     expect(rows[0]!.text).not.toBe('late');
+  });
+});
+
+describe('submitting', () => {
+  it('refuses an empty query, a stale draft and, under the block policy, a leak; then submits the seed and the relevant entities', async () => {
+    const writer = (await createUser(db(), { email: 'submitter@example.org', password: 'a long password', role: Role.ANNOTATOR })).id;
+    const { id } = await createCampaign(pool(), kbId, { name: 'submit', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'block', querySet: 'submit-queries', annotatorIds: [writer], open: true },
+      { mode: 'list', text: '144\n', file: 'seeds.txt' }, null);
+    const a = (await claimNext(pool(), id, writer))!;
+    expect(await status(submitAssignment(pool(), a.id, writer, 0))).toBe(400);
+    await saveDraft(pool(), a.id, writer, { text: `What binds ${seedName}?`, version: 0 });
+    const leak = (await submitAssignment(pool(), a.id, writer, 1).catch((e: unknown) => e)) as AppError;
+    expect(leak.message).toMatch(/names the seed/);
+    await saveDraft(pool(), a.id, writer, { text: 'Which transcription factor mediates TGF-beta signalling?', version: 1 });
+    expect(await status(submitAssignment(pool(), a.id, writer, 1))).toBe(400);
+    const { idOf } = await ibdIds(pool(), kbId);
+    await judge(pool(), a.id, writer, { entityId: idOf.get('179')!, label: 'relevant', version: 0 });
+    await judge(pool(), a.id, writer, { entityId: idOf.get('192')!, label: 'unsure', version: 0 });
+    const submitted = await submitAssignment(pool(), a.id, writer, 2);
+    expect(submitted.answers).toEqual([a.entityId, idOf.get('179')]);
+    expect(submitted.unsure).toBe(1);
+    expect(await status(saveDraft(pool(), a.id, writer, { text: 'after the fact', version: 2 }))).toBe(409);
   });
 });

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { apiRoute, json, readJson } from '@/lib/http/api';
+import { badRequest } from '@/lib/errors';
+import { db, pool } from '@/lib/db/client';
+import { getVisibleKb } from '@/lib/kb/access';
+import { campaignInputSchema, createCampaign } from '@/lib/authoring/campaigns';
+import { listCampaigns } from '@/lib/authoring/list';
+
+export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ user, params }) => {
+  const kb = await getVisibleKb(db(), user, params.slug);
+  return { items: await listCampaigns(pool(), kb.id) };
+});
+
+const seedsSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('random'), count: z.number().int().min(1).max(100_000), types: z.array(z.string()).optional(), seed: z.number().int(), minDegree: z.number().int().min(0).optional() }).strict(),
+  z.object({ mode: z.literal('stratified'), perType: z.number().int().min(1).max(100_000), types: z.array(z.string()).optional(), seed: z.number().int(), minDegree: z.number().int().min(0).optional() }).strict(),
+  z.object({ mode: z.literal('list'), text: z.string().max(10_000_000), file: z.string().max(255).default('seed list') }).strict(),
+]);
+const bodySchema = campaignInputSchema.omit({ annotatorIds: true }).extend({
+  annotators: z.array(z.string().trim().toLowerCase().email()).min(1).max(1000),
+  seeds: seedsSchema,
+}).strict();
+
+/** Creates a campaign: its seeds, annotators (by email) and target query set, all or nothing. */
+export const POST = apiRoute<{ slug: string }>('queries:manage', async ({ req, user, params }) => {
+  const kb = await getVisibleKb(db(), user, params.slug);
+  const { annotators, seeds, ...input } = await readJson(req, bodySchema);
+  const users = await db().user.findMany({ where: { email: { in: annotators } }, select: { id: true, email: true } });
+  const unknown = annotators.filter((e) => !users.some((u) => u.email === e));
+  if (unknown.length) throw badRequest(`annotators: no user with the email ${unknown.join(', ')}`);
+  return json(await createCampaign(pool(), kb.id, { ...input, annotatorIds: users.map((u) => u.id) }, seeds, user.id), 201);
+});
