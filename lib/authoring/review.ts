@@ -1,0 +1,87 @@
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+
+export interface SubmittedWork {
+  assignmentId: number;
+  annotatorId: number;
+  annotator: string;
+  text: string;
+  /** Entities judged relevant, with their evidence (the seed is always an answer too). */
+  relevant: { entityId: number; evidence: unknown[] }[];
+}
+
+/** Every submitted assignment of a seed in a campaign: the queries and answer sets a reviewer compares. */
+export async function submittedForSeed(db: Queryable, campaignId: number, entityId: number): Promise<SubmittedWork[]> {
+  const { rows } = await db.query<SubmittedWork>(
+    `SELECT a.id AS "assignmentId", a.annotator_id AS "annotatorId", coalesce(u.name, u.email) AS annotator, d.text,
+            coalesce((SELECT json_agg(json_build_object('entityId', j.entity_id, 'evidence', j.evidence) ORDER BY j.entity_id)
+                        FROM judgment j WHERE j.assignment_id = a.id AND j.label = 'relevant'), '[]') AS relevant
+       FROM assignment a JOIN app_user u ON u.id = a.annotator_id JOIN query_draft d ON d.assignment_id = a.id
+      WHERE a.campaign_id = $1 AND a.entity_id = $2 AND a.status = 'SUBMITTED' ORDER BY a.id`, [campaignId, entityId]);
+  return rows;
+}
+
+export interface Decision {
+  entityId: number;
+  accept: boolean;
+  reason?: string;
+}
+
+/**
+ * Approves a submitted query into the campaign's query set. The reviewer decides on every entity any
+ * annotator of the seed chose (the union); the accepted ones, with the seed, are the answer set, and each
+ * answer records which annotators chose it and the reviewer's decision. A reviewer cannot approve their own
+ * work, and every entity of the union needs a decision.
+ */
+export async function approveQuery(db: Database, assignmentId: number, reviewerId: number, opts: { decisions: Decision[]; text?: string }): Promise<{ queryId: string; answers: string[] }> {
+  return inTransaction(db, async (client) => {
+    const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string }>(
+      `SELECT a.campaign_id, a.entity_id, a.annotator_id, a.status, c.kb_id, c.query_set_id, c.name
+         FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
+    if (!a) throw notFound(`No assignment ${assignmentId}`);
+    if (a.annotator_id === reviewerId) throw forbidden('You cannot approve your own work; another reviewer must');
+    if (a.status !== 'SUBMITTED') throw conflict(`Assignment ${assignmentId} is ${a.status.toLowerCase()}, not submitted`);
+    if (!a.query_set_id) throw conflict('The campaign has no query set to approve into');
+    const work = await submittedForSeed(client, a.campaign_id, a.entity_id);
+    const chosenBy = new Map<number, string[]>();
+    for (const w of work) for (const r of w.relevant) chosenBy.set(r.entityId, [...(chosenBy.get(r.entityId) ?? []), w.annotator]);
+    chosenBy.delete(a.entity_id);
+    const decided = new Map(opts.decisions.map((d) => [d.entityId, d]));
+    const undecided = [...chosenBy.keys()].filter((id) => !decided.has(id));
+    if (undecided.length) throw badRequest(`decisions: decide on every entity an annotator chose; missing ${undecided.join(', ')}`);
+    const rejectedWithoutReason = opts.decisions.filter((d) => !d.accept && !d.reason?.trim());
+    if (rejectedWithoutReason.length) throw badRequest(`decisions: give a reason for rejecting ${rejectedWithoutReason.map((d) => d.entityId).join(', ')}`);
+    const own = work.find((w) => w.assignmentId === assignmentId)!;
+    const text = (opts.text ?? own.text).trim();
+    if (!text) throw badRequest('text: the query is empty');
+
+    const accepted = [a.entity_id, ...opts.decisions.filter((d) => d.accept && d.entityId !== a.entity_id).map((d) => d.entityId)];
+    const mentioned = [...new Set([...accepted, ...opts.decisions.map((d) => d.entityId)])];
+    const { rows: ext } = await client.query<{ id: number; external_id: string }>(
+      'SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [a.kb_id, mentioned]);
+    const externalOf = new Map(ext.map((e) => [e.id, e.external_id]));
+    const missing = accepted.filter((id) => !externalOf.has(id));
+    if (missing.length) throw badRequest(`decisions: ${missing.join(', ')} not in the knowledge base`);
+    const provenance = mentioned.map((id) => ({
+      entity: externalOf.get(id) ?? String(id),
+      chosenBy: id === a.entity_id ? ['seed'] : chosenBy.get(id) ?? [],
+      decision: id === a.entity_id || decided.get(id)?.accept ? 'accepted' : 'rejected',
+      ...(decided.get(id)?.reason ? { reason: decided.get(id)!.reason } : {}),
+    }));
+    // Queries written in a campaign are numbered on from the set's largest integer id.
+    const { rows: [next] } = await client.query<{ id: string; position: number }>(
+      `SELECT (coalesce(max(external_id::bigint) FILTER (WHERE external_id ~ '^[0-9]{1,18}$'), -1) + 1)::text AS id,
+              coalesce(max(position), -1) + 1 AS position FROM query WHERE set_id = $1`, [a.query_set_id]);
+    const answers = accepted.map((id) => externalOf.get(id)!);
+    const metadata = { campaign: a.name, assignment: assignmentId, author: own.annotator, reviewer: reviewerId, answerProvenance: provenance };
+    const { rows: [q] } = await client.query<{ id: number }>(
+      `INSERT INTO query (set_id, external_id, position, text, answer_ids, seed_ids, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [a.query_set_id, next!.id, next!.position, text, answers, [externalOf.get(a.entity_id)!], JSON.stringify(metadata)]);
+    await client.query(
+      `INSERT INTO query_revision (query_id, version, text, answer_ids, seed_ids, split, metadata, reason, changed_by)
+       SELECT id, 1, text, answer_ids, seed_ids, split, metadata, $2, $3 FROM query WHERE id = $1`, [q!.id, `approved in campaign ${a.name}`, reviewerId]);
+    await client.query(`UPDATE assignment SET status = 'APPROVED' WHERE id = $1`, [assignmentId]);
+    await auditSql(client, { userId: reviewerId, action: 'assignment.approve', targetType: 'assignment', targetId: assignmentId, kbId: a.kb_id, details: { query: next!.id, answers: answers.length } });
+    return { queryId: next!.id, answers };
+  });
+}
