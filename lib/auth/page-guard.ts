@@ -25,12 +25,24 @@ export async function requirePageUser(returnTo: string, permission?: Permission)
   return user;
 }
 
-/** For server pages: the knowledge base if the user may see it, else the 404 page. */
-export async function requirePageKb(user: SessionUser, slug: string): Promise<KbSummary> {
+/** For server pages: the value, or the 404 page when the lookup answered 404 (unknown, or not visible). */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   try {
-    return await getVisibleKb(db(), user, slug);
+    return await promise;
   } catch (err) {
     if (err instanceof AppError && err.status === 404) notFound();
     throw err;
   }
+}
+
+/** For server pages: a numeric id from the path, or the 404 page when it is not one a table can hold. */
+export function pageId(value: string): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) notFound();
+  return id;
+}
+
+/** For server pages: the knowledge base if the user may see it, else the 404 page. */
+export function requirePageKb(user: SessionUser, slug: string): Promise<KbSummary> {
+  return orNotFound(getVisibleKb(db(), user, slug));
 }

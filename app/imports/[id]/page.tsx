@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
-import { requirePageUser } from '@/lib/auth/page-guard';
+import { orNotFound, pageId, requirePageUser } from '@/lib/auth/page-guard';
 import { db, pool } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { getImportJob } from '@/lib/ingest/import-jobs-view';
 import { ImportJobView } from '@/components/import-job-view';
 
@@ -12,12 +10,7 @@ export const metadata: Metadata = { title: 'Import job' };
 export default async function ImportJobPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requirePageUser(`/imports/${id}`, 'kb:manage');
-  const jobId = Number(id);
-  if (!Number.isInteger(jobId) || jobId <= 0) notFound();
-  const job = await getImportJob(pool(), db(), user, jobId).catch((err) => {
-    if (err instanceof AppError && err.status === 404) notFound();
-    throw err;
-  });
+  const job = await orNotFound(getImportJob(pool(), db(), user, pageId(id)));
   return (
     <section className="space-y-4">
       <div>

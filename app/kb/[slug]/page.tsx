@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import type { ReactNode } from 'react';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { db, pool } from '@/lib/db/client';
 import { canManageKb } from '@/lib/kb/members';
@@ -8,6 +7,7 @@ import { CountTable } from '@/components/count-table';
 import { DegreeChart } from '@/components/degree-chart';
 import { KbAccessPanel } from '@/components/kb-access-panel';
 import { SchemaMap } from '@/components/schema-map';
+import { Panel } from '@/components/panel';
 
 export default async function KbPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
@@ -62,14 +62,5 @@ export default async function KbPage({ params }: { params: Promise<{ slug: strin
         </ul>
       </Panel>
     </section>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4">
-      <h2 className="mb-2 font-medium">{title}</h2>
-      {children}
-    </div>
   );
 }

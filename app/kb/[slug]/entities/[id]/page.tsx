@@ -1,9 +1,7 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
-import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { orNotFound, pageId, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { pool } from '@/lib/db/client';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
-import { AppError } from '@/lib/errors';
 import { CountTable } from '@/components/count-table';
 import { DocumentView } from '@/components/document-view';
 import { EntityGraph } from '@/components/entity-graph';
@@ -14,12 +12,8 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
   const { slug, id } = await params;
   const user = await requirePageUser(`/kb/${slug}/entities/${id}`, 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const entityId = Number(id);
-  if (!Number.isInteger(entityId) || entityId <= 0 || entityId > 2_147_483_647) notFound();
-  const entity = await getEntity(pool(), kb.id, entityId).catch((err) => {
-    if (err instanceof AppError && err.status === 404) notFound();
-    throw err;
-  });
+  const entityId = pageId(id);
+  const entity = await orNotFound(getEntity(pool(), kb.id, entityId));
   const relations = await relationCounts(pool(), kb.id, entityId);
   const base = `/kb/${kb.slug}`;
 

@@ -1,22 +1,10 @@
-import { notFound } from 'next/navigation';
-import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { orNotFound, pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import type { SessionUser } from '@/lib/auth/session';
 import { pool } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import type { KbSummary } from '@/lib/kb/access';
 import { getQuerySet, type QuerySetSummary } from '@/lib/queries/sets';
 
 export type SearchParams = Record<string, string | string[] | undefined>;
-
-/** The value, or the 404 page when it is a 404 (an unknown set, query, release or run). */
-export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
-  try {
-    return await promise;
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) notFound();
-    throw err;
-  }
-}
 
 /**
  * For the pages of one query set: the signed-in user (sign-in returns to `path` with its query), the

@@ -5,7 +5,8 @@ import { getQuery } from '@/lib/queries/edit';
 import { queriesPage, queryPage, setPage } from '@/components/queries/api';
 import { QueryDetailView } from '@/components/queries/query-detail';
 import { Breadcrumbs } from '../../../_lib/breadcrumbs';
-import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+import { orNotFound } from '@/lib/auth/page-guard';
+import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 
 type Params = { slug: string; name: string; qid: string };
 

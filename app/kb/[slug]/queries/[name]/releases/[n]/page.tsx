@@ -1,6 +1,4 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
-import type { ReactNode } from 'react';
 import { pool } from '@/lib/db/client';
 import { firstNonIntegerId } from '@/lib/queries/read';
 import { getRelease } from '@/lib/queries/releases';
@@ -9,7 +7,9 @@ import { fmtCount, fmtDate, fmtPercent, splitLabel } from '@/components/queries/
 import { MarkdownText } from '@/components/queries/markdown-text';
 import { ReleaseDownload } from '@/components/queries/release-download';
 import { Breadcrumbs } from '../../../_lib/breadcrumbs';
-import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+import { orNotFound, pageId } from '@/lib/auth/page-guard';
+import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+import { Panel } from '@/components/panel';
 
 type Params = { slug: string; name: string; n: string };
 
@@ -21,8 +21,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One frozen release: its hash, numbers, dataset card and download. */
 export default async function ReleasePage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
   const { slug, name, n } = await params;
-  const number = Number(n);
-  if (!Number.isInteger(number) || number < 1 || number > 2_147_483_647) notFound();
+  const number = pageId(n);
   const { kb, set } = await requirePageQuerySet(releasePage(slug, name, number), await searchParams, slug, name);
   const release = await orNotFound(getRelease(pool(), set.id, number));
   const { stats } = release;
@@ -78,14 +77,5 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
         <article data-testid="dataset-card"><MarkdownText text={release.card} /></article>
       </Panel>
     </section>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4">
-      <h2 className="mb-2 font-medium">{title}</h2>
-      {children}
-    </div>
   );
 }

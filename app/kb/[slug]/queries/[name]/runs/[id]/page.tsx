@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { pool } from '@/lib/db/client';
 import { getRun } from '@/lib/queries/runs';
 import { queriesPage, runPage, setPage } from '@/components/queries/api';
 import { RunView } from '@/components/queries/run-view';
 import { Breadcrumbs } from '../../../_lib/breadcrumbs';
-import { orNotFound, requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+import { orNotFound, pageId } from '@/lib/auth/page-guard';
+import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 
 type Params = { slug: string; name: string; id: string };
 
@@ -18,8 +18,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One run scored on the set: means per split and each query's scores. */
 export default async function RunPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
   const { slug, name, id } = await params;
-  const runId = Number(id);
-  if (!Number.isInteger(runId) || runId < 1 || runId > 2_147_483_647) notFound();
+  const runId = pageId(id);
   const { kb, set } = await requirePageQuerySet(runPage(slug, name, runId), await searchParams, slug, name);
   const run = await orNotFound(getRun(pool(), set.id, runId));
   return (
