@@ -1,6 +1,6 @@
 import type { SessionUser } from '../auth/session';
 import { db, pool } from '../db/client';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { getVisibleKb } from '../kb/access';
 
 /** A campaign whose knowledge base the user can see; 404 otherwise, as for private knowledge bases. */
@@ -8,7 +8,10 @@ export async function visibleCampaign(user: SessionUser, campaignId: number): Pr
   const { rows: [c] } = await pool().query<{ id: number; slug: string }>(
     'SELECT c.id, k.slug FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id WHERE c.id = $1', [campaignId]);
   if (!c) throw notFound(`No campaign ${campaignId}`);
-  const kb = await getVisibleKb(db(), user, c.slug).catch(() => { throw notFound(`No campaign ${campaignId}`); });
+  // The knowledge base's own 404 would name its slug; a private one must not show through.
+  const kb = await getVisibleKb(db(), user, c.slug).catch((err: unknown) => {
+    throw err instanceof AppError && err.status === 404 ? notFound(`No campaign ${campaignId}`) : err;
+  });
   return { id: c.id, kbId: kb.id };
 }
 

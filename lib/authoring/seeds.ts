@@ -1,3 +1,4 @@
+import { badRequest } from '../errors';
 import { IngestIssue } from '../ingest/source';
 import type { Queryable } from '../db/transaction';
 
@@ -25,15 +26,8 @@ async function typeIds(db: Queryable, kbId: number, types: string[] | undefined)
   if (!types?.length) return null;
   const { rows } = await db.query<{ id: number; name: string }>('SELECT id, name FROM node_type WHERE kb_id = $1 AND name = ANY($2::text[])', [kbId, types]);
   const missing = types.filter((t) => !rows.some((r) => r.name === t));
-  if (missing.length) throw new SeedSamplingError(`unknown entity type${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  if (missing.length) throw badRequest(`seeds.types: unknown entity type${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   return rows.map((r) => r.id);
-}
-
-export class SeedSamplingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SeedSamplingError';
-  }
 }
 
 export async function sampleSeeds(db: Queryable, kbId: number, spec: SeedSampling): Promise<SampledSeeds> {

@@ -1,13 +1,9 @@
-import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
-import { inTransaction } from '../db/transaction';
+import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import type { Direction } from './entity';
 import { anyWordQuery } from './any-word-query';
 import { MATCH_END, MATCH_START } from './search';
 
-type Queryable = Pick<pg.Pool, 'query'>;
-/** A pool: the evaluation runs on one of its connections, in a short read-only transaction. */
-export type Database = Pick<pg.Pool, 'query' | 'connect'>;
 
 /** One (source type, relation, target type) combination the knowledge base has, with its edge count. */
 export interface SchemaTriple {

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
 import type { Direction } from './entity';
-import { jitFreeRead, type Database } from './metapath';
+import type { Database } from '../db/transaction';
+import { jitFreeRead } from './metapath';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 

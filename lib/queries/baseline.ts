@@ -1,8 +1,8 @@
 import { badRequest } from '../errors';
 import { anyWordQuery } from '../kb/any-word-query';
 import type { Database, Queryable } from '../db/transaction';
-import { evaluateRun } from './metrics';
-import { evalQueries, storeEvaluation, type RunTarget } from './runs';
+import { evaluateRun, type EvalQuery } from './metrics';
+import { storeEvaluation, toEvalQuery, type RunTarget } from './runs';
 import { readQueries, type QuerySource } from './read';
 
 /** How many entities the baseline ranks per query, and how many queries go to the database at once. */
@@ -61,12 +61,15 @@ export async function runBaseline(db: Database, target: RunTarget, runId: number
       onProgress?.(run.size, total);
     };
     total = (await db.query<{ total: number }>('SELECT total FROM eval_run WHERE id = $1', [runId])).rows[0]!.total;
+    // One pass: each query is ranked and kept for scoring.
+    const queries: EvalQuery[] = [];
     for await (const q of readQueries(db, src)) {
+      queries.push(toEvalQuery(q));
       batch.push({ id: q.id, text: q.text });
       if (batch.length === BATCH) await flush();
     }
     if (batch.length) await flush();
-    const evaluation = evaluateRun({ queries: await evalQueries(db, target), run });
+    const evaluation = evaluateRun({ queries, run });
     await storeEvaluation(db, target, evaluation, { id: runId, name: '', fileName: null, format: 'baseline', baseline: true, warnings: [], userId });
   } catch (err) {
     await db.query(`UPDATE eval_run SET status = 'FAILED', message = $2 WHERE id = $1`, [runId, (err as Error).message]).catch(() => undefined);

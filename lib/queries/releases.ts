@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import { isCanonicalInteger } from './formats/integer-ids';
 import { jsonlRow } from './formats/jsonl';
-import { readQueries } from './read';
+import { readQueries, type QuerySource } from './read';
 import { QuerySetStatsAccumulator, type QuerySetStats } from './set-stats';
 import type { QuerySetSummary } from './sets';
 import { datasetCard } from './dataset-card';
@@ -30,6 +30,11 @@ const FIELDS = `r.id, r.number, r.name, r.notes, r.content_hash AS "contentHash"
 export async function listReleases(db: Queryable, setId: number): Promise<ReleaseSummary[]> {
   return (await db.query<ReleaseSummary>(
     `SELECT ${FIELDS} FROM query_release r LEFT JOIN app_user u ON u.id = r.created_by WHERE r.set_id = $1 ORDER BY r.number DESC`, [setId])).rows;
+}
+
+/** The live set, or its release `number` when one is given (404 for an unknown release). */
+export async function querySourceOf(db: Queryable, setId: number, release: number | undefined): Promise<QuerySource> {
+  return release ? { releaseId: (await getRelease(db, setId, release)).id } : { setId };
 }
 
 export async function getRelease(db: Queryable, setId: number, number: number): Promise<ReleaseDetail> {

@@ -3,6 +3,8 @@ import { auditSql, inTransaction, type Database, type Queryable } from '../db/tr
 import { compareRuns, evaluateRun, unknownRunQueries, type EvalQuery, type Evaluation, type MetricMeans, type MetricValues, type RunComparison } from './metrics';
 import { detectRunFormat, orderRun, parseRun, type RunFormat } from './run-files';
 import { readQueries, type QuerySource } from './read';
+import type { QueryRecord } from './types';
+import { querySourceOf } from './releases';
 
 /** Where a run is scored: the live set, or one of its releases (then `releaseId` is that release's). */
 export interface RunTarget {
@@ -30,13 +32,22 @@ export interface RunSummary {
 
 const source = (t: RunTarget): QuerySource => (t.releaseId ? { releaseId: t.releaseId } : { setId: t.setId });
 
-/** The queries to score, with graded judgments when the set has them (TREC qrels). */
+/** The set, or its release `number` when one is given, as a run is scored against it. */
+export async function runTarget(db: Queryable, set: { id: number; kbId: number }, release: number | undefined): Promise<RunTarget> {
+  const src = await querySourceOf(db, set.id, release);
+  return { setId: set.id, kbId: set.kbId, releaseId: 'releaseId' in src ? src.releaseId : null };
+}
+
+/** A query as scoring sees it, with graded judgments when the set has them (TREC qrels). */
+export function toEvalQuery(q: QueryRecord): EvalQuery {
+  const judgments = Array.isArray(q.metadata.judgments) ? (q.metadata.judgments as { entity: string; grade: number }[]) : undefined;
+  return { id: q.id, split: q.split, answers: q.answers, judgments };
+}
+
+/** The queries to score. */
 export async function evalQueries(db: Queryable, target: RunTarget): Promise<EvalQuery[]> {
   const queries: EvalQuery[] = [];
-  for await (const q of readQueries(db, source(target))) {
-    const judgments = Array.isArray(q.metadata.judgments) ? (q.metadata.judgments as { entity: string; grade: number }[]) : undefined;
-    queries.push({ id: q.id, split: q.split, answers: q.answers, judgments });
-  }
+  for await (const q of readQueries(db, source(target))) queries.push(toEvalQuery(q));
   return queries;
 }
 

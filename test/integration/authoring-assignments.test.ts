@@ -33,6 +33,7 @@ describe('seed sampling', () => {
     const { rows } = await pool().query<{ type: string; degree: number }>(
       `SELECT t.name AS type, e.degree FROM entity e JOIN node_type t ON t.id = e.type_id WHERE e.kb_id = $1 AND e.id = ANY($2::int[])`, [kbId, a.entityIds]);
     expect(rows.every((r) => ['drug', 'disease'].includes(r.type) && r.degree >= 1)).toBe(true);
+    await expect(sampleSeeds(pool(), kbId, { mode: 'random', count: 5, types: ['drug', 'planet'], seed: 7 })).rejects.toMatchObject({ status: 400, message: 'seeds.types: unknown entity type: planet' });
   });
 
   it('stratifies by type: min(perType, connected entities of the type) each, checked against the files', async () => {

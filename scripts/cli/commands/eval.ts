@@ -4,9 +4,8 @@ import cliProgress from 'cli-progress';
 import { pool } from '../../../lib/db/client';
 import { runBaseline, startBaseline } from '../../../lib/queries/baseline';
 import { METRICS, METRIC_LABELS } from '../../../lib/queries/metrics';
-import { getRelease } from '../../../lib/queries/releases';
 import type { RunFormat } from '../../../lib/queries/run-files';
-import { evaluateRunFile, getRun, type RunTarget } from '../../../lib/queries/runs';
+import { evaluateRunFile, getRun, runTarget } from '../../../lib/queries/runs';
 import { querySetByName } from '../../../lib/queries/sets';
 import { withDatabase } from '../database';
 import { report } from '../output';
@@ -27,7 +26,7 @@ export async function run(opts: EvalOptions): Promise<void> {
   const showBar = !opts.json && !!process.stderr.isTTY;
   const result = await withDatabase(async () => {
     const set = await querySetByName(pool(), opts.set);
-    const target: RunTarget = { setId: set.id, kbId: set.kbId, releaseId: opts.release ? (await getRelease(pool(), set.id, opts.release)).id : null };
+    const target = await runTarget(pool(), set, opts.release);
     let id: number;
     if (opts.run) {
       id = await evaluateRunFile(pool(), target, { name: opts.name ?? '', fileName: path.basename(opts.run), text: fs.readFileSync(opts.run, 'utf8'), format: opts.format, userId: null });

@@ -7,7 +7,7 @@ import { kbIdBySlug } from '../../../lib/kb/access';
 import { exportFiles } from '../../../lib/queries/export';
 import { importQueries, type UnknownIdPolicy } from '../../../lib/queries/import';
 import { cliQueryFiles, readQueryInput } from '../../../lib/queries/input';
-import { createRelease, getRelease } from '../../../lib/queries/releases';
+import { createRelease, querySourceOf } from '../../../lib/queries/releases';
 import { listQuerySets, querySetByName, setNameSchema } from '../../../lib/queries/sets';
 import { querySourceStats } from '../../../lib/queries/stats';
 import type { QueryFormat, QueryOrigin } from '../../../lib/queries/types';
@@ -50,8 +50,7 @@ export async function runImport(files: string[], opts: QueriesImportOptions): Pr
 export async function runExport(opts: { set: string; format: QueryFormat; out: string; release?: number; json?: boolean }): Promise<void> {
   const written = await withDatabase(async () => {
     const set = await querySetByName(pool(), opts.set);
-    const source = opts.release ? { releaseId: (await getRelease(pool(), set.id, opts.release)).id } : { setId: set.id };
-    const files = await exportFiles(pool(), source, opts.format);
+    const files = await exportFiles(pool(), await querySourceOf(pool(), set.id, opts.release), opts.format);
     const result: { path: string; bytes: number }[] = [];
     for (const file of files) {
       const target = path.join(opts.out, file.path);
@@ -70,8 +69,7 @@ export async function runExport(opts: { set: string; format: QueryFormat; out: s
 export async function runStats(opts: { set: string; release?: number; json?: boolean }): Promise<void> {
   const stats = await withDatabase(async () => {
     const set = await querySetByName(pool(), opts.set);
-    const source = opts.release ? { releaseId: (await getRelease(pool(), set.id, opts.release)).id } : { setId: set.id };
-    return querySourceStats(pool(), set.kbId, source);
+    return querySourceStats(pool(), set.kbId, await querySourceOf(pool(), set.id, opts.release));
   }, { quiet: opts.json });
   const row = (label: string, s: { queries: number; multiAnswer: number; averageAnswers: number; averageWords: number }) =>
     `  ${label.padEnd(10)} ${String(s.queries).padStart(8)} ${String(s.multiAnswer).padStart(10)} ${s.averageAnswers.toFixed(2).padStart(10)} ${s.averageWords.toFixed(1).padStart(8)}`;

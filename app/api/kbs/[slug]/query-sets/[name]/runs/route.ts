@@ -4,8 +4,7 @@ import { badRequest } from '@/lib/errors';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
 import { RUN_FORMATS } from '@/lib/queries/run-files';
-import { runTarget } from '@/lib/queries/run-target';
-import { evaluateRunFile, getRun, listRuns } from '@/lib/queries/runs';
+import { evaluateRunFile, getRun, listRuns, runTarget } from '@/lib/queries/runs';
 
 type Params = { slug: string; name: string };
 
@@ -33,6 +32,6 @@ export const POST = apiRoute<Params>('kb:browse', async ({ req, user, params }) 
   if (declared > MAX_RUN_BYTES) throw badRequest(`The run file is larger than ${MAX_RUN_BYTES / 1024 / 1024} MB`);
   const text = await req.text();
   if (!text.trim()) throw badRequest(`${opts.file} is empty`);
-  const id = await evaluateRunFile(pool(), await runTarget(set, opts.release), { name: opts.name ?? '', fileName: opts.file, text, format: opts.format, userId: user.id });
+  const id = await evaluateRunFile(pool(), await runTarget(pool(), set, opts.release), { name: opts.name ?? '', fileName: opts.file, text, format: opts.format, userId: user.id });
   return json(await getRun(pool(), set.id, id), 201);
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
-import { getRelease } from '@/lib/queries/releases';
+import { querySourceOf } from '@/lib/queries/releases';
 import { querySourceStats } from '@/lib/queries/stats';
 
 const querySchema = z.object({ release: z.coerce.number().int().min(1).optional() });
@@ -11,6 +11,5 @@ const querySchema = z.object({ release: z.coerce.number().int().min(1).optional(
 export const GET = apiRoute<{ slug: string; name: string }>('kb:browse', async ({ req, user, params }) => {
   const { kb, set } = await visibleQuerySet(user, params.slug, params.name);
   const { release } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  const source = release ? { releaseId: (await getRelease(pool(), set.id, release)).id } : { setId: set.id };
-  return querySourceStats(pool(), kb.id, source);
+  return querySourceStats(pool(), kb.id, await querySourceOf(pool(), set.id, release));
 });

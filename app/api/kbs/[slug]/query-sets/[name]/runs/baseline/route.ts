@@ -3,8 +3,7 @@ import { apiRoute, json, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
 import { runBaseline, startBaseline } from '@/lib/queries/baseline';
-import { runTarget } from '@/lib/queries/run-target';
-import { getRun } from '@/lib/queries/runs';
+import { getRun, runTarget } from '@/lib/queries/runs';
 
 const bodySchema = z.object({ release: z.number().int().min(1).optional() }).strict();
 
@@ -15,7 +14,7 @@ const bodySchema = z.object({ release: z.number().int().min(1).optional() }).str
 export const POST = apiRoute<{ slug: string; name: string }>('queries:manage', async ({ req, user, params }) => {
   const { set } = await visibleQuerySet(user, params.slug, params.name);
   const { release } = await readJson(req, bodySchema);
-  const target = await runTarget(set, release);
+  const target = await runTarget(pool(), set, release);
   const id = await startBaseline(pool(), target, user.id);
   // The failure is recorded on the run's row, which is what the page shows.
   void runBaseline(pool(), target, id, user.id).catch(() => undefined);
