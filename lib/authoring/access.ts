@@ -23,3 +23,11 @@ export async function ownAssignment(user: SessionUser, assignmentId: number): Pr
   await visibleCampaign(user, a.campaign_id);
   return { id: a.id, campaignId: a.campaign_id };
 }
+
+/** Any assignment of a campaign the user can see (for reviewers); 404 otherwise. */
+export async function visibleAssignment(user: SessionUser, assignmentId: number): Promise<{ id: number; campaignId: number }> {
+  const { rows: [a] } = await pool().query<{ id: number; campaign_id: number }>('SELECT id, campaign_id FROM assignment WHERE id = $1', [assignmentId]);
+  if (!a) throw notFound(`No assignment ${assignmentId}`);
+  await visibleCampaign(user, a.campaign_id);
+  return { id: a.id, campaignId: a.campaign_id };
+}

@@ -79,14 +79,16 @@ export interface LockedAssignment {
 }
 
 /**
- * Locks the annotator's assignment for a change, which only a live lease allows: an expired or finished
- * assignment answers 409 saying why, another person's answers 404.
+ * Locks the annotator's assignment for a change, which a live lease or a return from review allows: an
+ * expired or finished assignment answers 409 saying why, another person's answers 404. Returned work keeps
+ * its slot without a lease: the reviewer is waiting for it.
  */
 export async function lockOwnActive(db: Queryable, assignmentId: number, annotatorId: number): Promise<LockedAssignment> {
   const { rows: [a] } = await db.query<LockedAssignment & { annotator_id: number; status: string; expired: boolean }>(
     `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, a.entity_id, c.kb_id, c.lease_minutes, c.leak_policy
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
   if (!a || a.annotator_id !== annotatorId) throw notFound(`No assignment ${assignmentId} of yours`);
+  if (a.status === 'RETURNED') return a;
   if (a.status !== 'ACTIVE' || a.expired) {
     throw conflict(a.status === 'ACTIVE' || a.status === 'EXPIRED'
       ? 'This assignment expired: its lease ran out and the seed went back to the pool. Ask for a new seed.'

@@ -51,9 +51,14 @@ export async function createCampaign(db: Database, kbId: number, input: Campaign
   if (sampled.issues.length) throw badRequest(`The seed list has ${sampled.issues.length} problem${sampled.issues.length > 1 ? 's' : ''}: ${sampled.issues[0]}`, sampled.issues.map((i) => ({ file: i.file, line: i.line, reason: i.reason })));
   if (!sampled.entityIds.length) throw badRequest('No entity matches the seed sampling');
   return inTransaction(db, async (client) => {
-    const users = await client.query<{ id: number }>(`SELECT id FROM app_user WHERE id = ANY($1::int[]) AND NOT disabled AND role IN ('ANNOTATOR', 'CURATOR', 'ADMIN')`, [input.annotatorIds]);
+    const users = await client.query<{ id: number; email: string; sees: boolean }>(
+      `SELECT u.id, u.email, (u.role = 'ADMIN' OR k.visibility = 'PUBLIC' OR EXISTS (SELECT 1 FROM kb_member m WHERE m.kb_id = k.id AND m.user_id = u.id)) AS sees
+         FROM app_user u JOIN knowledge_base k ON k.id = $2
+        WHERE u.id = ANY($1::int[]) AND NOT u.disabled AND u.role IN ('ANNOTATOR', 'CURATOR', 'ADMIN')`, [input.annotatorIds, kbId]);
     const missing = input.annotatorIds.filter((id) => !users.rows.some((u) => u.id === id));
     if (missing.length) throw badRequest(`annotatorIds: no active annotator, curator or admin with id ${missing.join(', ')}`);
+    const outsiders = users.rows.filter((u) => !u.sees).map((u) => u.email);
+    if (outsiders.length) throw badRequest(`annotators: ${outsiders.join(', ')} cannot see this private knowledge base; make them members first`);
     const set = await client.query<{ id: number; kb_id: number }>('SELECT id, kb_id FROM query_set WHERE name = $1', [input.querySet]);
     if (set.rows[0] && set.rows[0].kb_id !== kbId) throw badRequest(`querySet: "${input.querySet}" belongs to another knowledge base`);
     const querySetId = set.rows[0]?.id ?? (await client.query<{ id: number }>(

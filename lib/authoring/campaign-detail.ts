@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { notFound } from '../errors';
+import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+
+export interface CampaignDetail {
+  id: number;
+  name: string;
+  status: 'DRAFT' | 'OPEN' | 'CLOSED';
+  guidelines: string;
+  annotatorsPerSeed: number;
+  leaseMinutes: number;
+  leakPolicy: 'warn' | 'block';
+  querySet: string | null;
+  kbSlug: string;
+  seeds: number;
+  createdAt: string;
+}
+
+export interface OwnAssignment {
+  assignmentId: number;
+  entityId: number;
+  externalId: string;
+  name: string;
+  type: string;
+  status: string;
+  reviewNote: string | null;
+  leaseExpiresAt: string;
+  submittedAt: string | null;
+}
+
+/** A campaign, whether the user annotates in it, and their assignments (newest first). */
+export async function campaignDetail(db: Queryable, campaignId: number, userId: number): Promise<{ campaign: CampaignDetail; isAnnotator: boolean; mine: OwnAssignment[] }> {
+  const { rows: [campaign] } = await db.query<CampaignDetail & { isAnnotator: boolean }>(
+    `SELECT c.id, c.name, c.status, c.guidelines, c.annotators_per_seed AS "annotatorsPerSeed", c.lease_minutes AS "leaseMinutes",
+            c.leak_policy AS "leakPolicy", q.name AS "querySet", k.slug AS "kbSlug", c.created_at AS "createdAt",
+            (SELECT count(*)::int FROM campaign_seed s WHERE s.campaign_id = c.id) AS seeds,
+            EXISTS (SELECT 1 FROM campaign_annotator m WHERE m.campaign_id = c.id AND m.user_id = $2) AS "isAnnotator"
+       FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id LEFT JOIN query_set q ON q.id = c.query_set_id
+      WHERE c.id = $1`, [campaignId, userId]);
+  if (!campaign) throw notFound(`No campaign ${campaignId}`);
+  const { rows: mine } = await db.query<OwnAssignment>(
+    `SELECT a.id AS "assignmentId", a.entity_id AS "entityId", e.external_id AS "externalId", e.name, t.name AS type,
+            CASE WHEN a.status = 'ACTIVE' AND a.lease_expires_at < now() THEN 'EXPIRED' ELSE a.status::text END AS status,
+            a.review_note AS "reviewNote", a.lease_expires_at AS "leaseExpiresAt", a.submitted_at AS "submittedAt"
+       FROM assignment a JOIN campaign c ON c.id = a.campaign_id
+       JOIN entity e ON e.kb_id = c.kb_id AND e.id = a.entity_id JOIN node_type t ON t.id = e.type_id
+      WHERE a.campaign_id = $1 AND a.annotator_id = $2 ORDER BY a.id DESC`, [campaignId, userId]);
+  const { isAnnotator, ...fields } = campaign;
+  return { campaign: fields, isAnnotator, mine };
+}
+
+export const campaignStatusSchema = z.enum(['DRAFT', 'OPEN', 'CLOSED']);
+
+/** Opens a campaign for claims, or closes it (claims refused; work in progress can still be saved and reviewed). */
+export async function setCampaignStatus(db: Database, campaignId: number, status: z.infer<typeof campaignStatusSchema>, userId: number): Promise<void> {
+  await inTransaction(db, async (client) => {
+    const { rows: [c] } = await client.query<{ kb_id: number }>(
+      'UPDATE campaign SET status = $2, updated_at = now() WHERE id = $1 RETURNING kb_id', [campaignId, status]);
+    if (!c) throw notFound(`No campaign ${campaignId}`);
+    await auditSql(client, { userId, action: 'campaign.status', targetType: 'campaign', targetId: campaignId, kbId: c.kb_id, details: { status } });
+  });
+}
+
+export interface AnnotatorCandidate {
+  id: number;
+  email: string;
+  name: string | null;
+  role: string;
+}
+
+/** The people who can annotate: active annotators, curators and admins. */
+export async function annotatorCandidates(db: Queryable): Promise<AnnotatorCandidate[]> {
+  const { rows } = await db.query<AnnotatorCandidate>(
+    `SELECT id, email, name, role FROM app_user WHERE NOT disabled AND role IN ('ANNOTATOR', 'CURATOR', 'ADMIN') ORDER BY role, email`);
+  return rows;
+}
