@@ -65,3 +65,42 @@ test('a curator opens a campaign; the annotator claims a seed, drafts, judges ca
   expect(next.assignment!.entityId).not.toBe(claim.assignment.entityId);
   for (const r of [curator, rater, admin, annotator]) await r.dispose();
 });
+
+test('review routes: only managers review, never their own work; a returned assignment is the author\'s to edit again', async ({ playwright, baseURL }) => {
+  const curator = await signedIn(playwright, baseURL, CURATOR);
+  const name = `api-review-${Date.now().toString(36)}`;
+  const created = await curator.post(`/api/kbs/${PUBLIC_KB.slug}/campaigns`, {
+    data: { name, annotatorsPerSeed: 1, querySet: `${name}-queries`, annotators: [ANNOTATOR, CURATOR], seeds: { mode: 'random', count: 1, types: ['product'], seed: 5 } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: campaignId } = (await created.json()) as { id: number };
+  const annotator = await signedIn(playwright, baseURL, ANNOTATOR);
+  const { assignment } = (await (await annotator.post(`/api/campaigns/${campaignId}/claim`)).json()) as { assignment: { id: number; entityId: number } };
+  await annotator.put(`/api/assignments/${assignment.id}/draft`, { data: { text: 'Which shelter sleeps two?', version: 0 } });
+  expect((await annotator.post(`/api/assignments/${assignment.id}/submit`, { data: { draftVersion: 1 } })).status()).toBe(200);
+
+  // Annotators neither see the dashboard nor review.
+  for (const path of [`/api/campaigns/${campaignId}/stats`, `/api/campaigns/${campaignId}/review`, `/api/campaigns/${campaignId}/review/${assignment.entityId}`]) {
+    expect((await annotator.get(path)).status(), path).toBe(403);
+  }
+  expect((await annotator.post(`/api/assignments/${assignment.id}/return`, { data: { note: 'x' } })).status()).toBe(403);
+  const detail = (await (await annotator.get(`/api/campaigns/${campaignId}`)).json()) as { isAnnotator: boolean; canManage: boolean; mine: { assignmentId: number; status: string }[] };
+  expect(detail).toMatchObject({ isAnnotator: true, canManage: false, mine: [{ assignmentId: assignment.id, status: 'SUBMITTED' }] });
+
+  const queue = (await (await curator.get(`/api/campaigns/${campaignId}/review`)).json()) as { items: { entityId: number; submitted: number }[] };
+  expect(queue.items).toEqual([expect.objectContaining({ entityId: assignment.entityId, submitted: 1 })]);
+  const emptyNote = await curator.post(`/api/assignments/${assignment.id}/return`, { data: { note: ' ' } });
+  expect(emptyNote.status()).toBe(400);
+  expect((await curator.post(`/api/assignments/${assignment.id}/return`, { data: { note: 'Name the fabric, not the brand' } })).status()).toBe(200);
+  const back = (await (await annotator.get(`/api/assignments/${assignment.id}`)).json()) as { assignment: { status: string; reviewNote: string; editable: boolean } };
+  expect(back.assignment).toEqual(expect.objectContaining({ status: 'RETURNED', reviewNote: 'Name the fabric, not the brand', editable: true }));
+  expect((await annotator.put(`/api/assignments/${assignment.id}/draft`, { data: { text: 'Which nylon shelter sleeps two?', version: 1 } })).status()).toBe(200);
+  expect((await annotator.post(`/api/assignments/${assignment.id}/submit`, { data: { draftVersion: 2 } })).status()).toBe(200);
+
+  const approved = await curator.post(`/api/assignments/${assignment.id}/approve`, { data: { decisions: [] } });
+  expect(approved.status(), await approved.text()).toBe(200);
+  expect(((await approved.json()) as { answers: string[] }).answers).toHaveLength(1);
+  const stats = (await (await curator.get(`/api/campaigns/${campaignId}/stats`)).json()) as { totals: { approved: number; submitted: number } };
+  expect(stats.totals).toMatchObject({ approved: 1, submitted: 1 });
+  for (const r of [curator, annotator]) await r.dispose();
+});

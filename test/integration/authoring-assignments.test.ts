@@ -102,4 +102,18 @@ describe('assignments: exactly k annotators per seed', () => {
       { mode: 'random', count: 1, seed: 5 }, null);
     await expect(claimNext(pool(), id, annotators[1]!)).rejects.toThrow(/not an annotator of this campaign/);
   });
+
+  it('refuses annotators who cannot see a private knowledge base, until they are members', async () => {
+    await pool().query(`UPDATE knowledge_base SET visibility = 'PRIVATE' WHERE id = $1`, [kbId]);
+    try {
+      const input = { name: 'private', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'private-queries', annotatorIds: annotators.slice(0, 2), open: true } as const;
+      await expect(createCampaign(pool(), kbId, input, { mode: 'random', count: 1, seed: 5 }, null))
+        .rejects.toThrow('annotators: annotator0@example.org, annotator1@example.org cannot see this private knowledge base; make them members first');
+      expect((await pool().query('SELECT 1 FROM campaign WHERE name = $1', ['private'])).rows).toEqual([]);
+      await pool().query('INSERT INTO kb_member (kb_id, user_id) SELECT $1, u FROM unnest($2::int[]) u', [kbId, annotators.slice(0, 2)]);
+      expect((await createCampaign(pool(), kbId, input, { mode: 'random', count: 1, seed: 5 }, null)).annotators).toBe(2);
+    } finally {
+      await pool().query(`UPDATE knowledge_base SET visibility = 'PUBLIC' WHERE id = $1`, [kbId]);
+    }
+  });
 });
