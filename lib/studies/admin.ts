@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { notFound } from '../errors';
+import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+import type { Dimension } from './dimensions';
+import { STUDY_TAKES_ANSWERS } from './participants';
+
+export interface StudySummary {
+  id: number;
+  name: string;
+  status: 'DRAFT' | 'OPEN' | 'CLOSED';
+  /** Open, within its dates. */
+  takingAnswers: boolean;
+  opensAt: string | null;
+  closesAt: string | null;
+  items: number;
+  participants: number;
+  finished: number;
+  ratings: number;
+}
+
+const SUMMARY = `SELECT s.id, s.name, s.status, ${STUDY_TAKES_ANSWERS} AS "takingAnswers", s.opens_at AS "opensAt", s.closes_at AS "closesAt",
+       (SELECT count(*)::int FROM study_item i WHERE i.study_id = s.id AND i.attention IS NULL) AS items,
+       (SELECT count(*)::int FROM study_participant p WHERE p.study_id = s.id AND EXISTS (SELECT 1 FROM study_assignment a WHERE a.participant_id = p.id)) AS participants,
+       (SELECT count(*)::int FROM study_participant p WHERE p.study_id = s.id AND p.finished_at IS NOT NULL) AS finished,
+       (SELECT count(*)::int FROM rating r JOIN study_participant p ON p.id = r.participant_id WHERE p.study_id = s.id) AS ratings
+  FROM study s`;
+
+/** The knowledge base's studies, newest first, with their progress. */
+export async function listStudies(db: Queryable, kbId: number): Promise<StudySummary[]> {
+  return (await db.query<StudySummary>(`${SUMMARY} WHERE s.kb_id = $1 ORDER BY s.created_at DESC, s.id DESC`, [kbId])).rows;
+}
+
+export interface StudyDetail extends StudySummary {
+  kbId: number;
+  instructions: string;
+  consent: string;
+  dimensions: Dimension[];
+  itemsPerParticipant: number;
+  participantsPerItem: number;
+  showAnswers: boolean;
+  seed: number;
+  hasStudyLink: boolean;
+  attentionChecks: number;
+  sources: { source: string; items: number }[];
+}
+
+export async function studyDetail(db: Queryable, studyId: number): Promise<StudyDetail> {
+  const { rows: [s] } = await db.query<Omit<StudyDetail, 'sources'>>(
+    `SELECT x.*, s.kb_id AS "kbId", s.instructions, s.consent, s.dimensions, s.items_per_participant AS "itemsPerParticipant",
+            s.participants_per_item AS "participantsPerItem", s.show_answers AS "showAnswers", s.seed, s.link_hash IS NOT NULL AS "hasStudyLink",
+            (SELECT count(*)::int FROM study_item i WHERE i.study_id = s.id AND i.attention IS NOT NULL) AS "attentionChecks"
+       FROM study s JOIN LATERAL (${SUMMARY} WHERE s.id = $1) x ON x.id = s.id WHERE s.id = $1`, [studyId]);
+  if (!s) throw notFound(`No study ${studyId}`);
+  const { rows: sources } = await db.query<{ source: string; items: number }>(
+    'SELECT source, count(*)::int AS items FROM study_item WHERE study_id = $1 AND attention IS NULL GROUP BY source ORDER BY source', [studyId]);
+  return { ...s, sources };
+}
+
+export const studyStatusSchema = z.enum(['DRAFT', 'OPEN', 'CLOSED']);
+
+export async function setStudyStatus(db: Database, studyId: number, status: z.infer<typeof studyStatusSchema>, userId: number): Promise<void> {
+  await inTransaction(db, async (client) => {
+    const { rows: [s] } = await client.query<{ kb_id: number }>('UPDATE study SET status = $2, updated_at = now() WHERE id = $1 RETURNING kb_id', [studyId, status]);
+    if (!s) throw notFound(`No study ${studyId}`);
+    await auditSql(client, { userId, action: 'study.status', targetType: 'study', targetId: studyId, kbId: s.kb_id, details: { status } });
+  });
+}
+
+export interface ParticipantSummary {
+  id: number;
+  /** The rater's email, or null for an anonymous participant. */
+  account: string | null;
+  items: number;
+  rated: number;
+  consentedAt: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+}
+
+/** Who takes part: accounts and anonymous tokens (issued links not yet opened have no items). */
+export async function listParticipants(db: Queryable, studyId: number): Promise<ParticipantSummary[]> {
+  const { rows } = await db.query<ParticipantSummary>(
+    `SELECT p.id, u.email AS account, p.consented_at AS "consentedAt", p.finished_at AS "finishedAt", p.created_at AS "createdAt",
+            (SELECT count(*)::int FROM study_assignment a WHERE a.participant_id = p.id) AS items,
+            (SELECT count(DISTINCT r.item_id)::int FROM rating r WHERE r.participant_id = p.id) AS rated
+       FROM study_participant p LEFT JOIN app_user u ON u.id = p.user_id WHERE p.study_id = $1 ORDER BY p.id`, [studyId]);
+  return rows;
+}

@@ -1,0 +1,78 @@
+import type { Queryable } from '../db/transaction';
+import type { StudyReport } from './report';
+
+const CSV_SPECIAL = /[",\n\r]/;
+const cell = (v: unknown): string => {
+  const s = v === null || v === undefined ? '' : String(v);
+  return CSV_SPECIAL.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\n`;
+
+export interface RawRating {
+  participant: number;
+  participant_kind: 'account' | 'anonymous';
+  item: number;
+  source: string;
+  query_id: string | null;
+  attention_check: boolean;
+  dimension: string;
+  value: number | null;
+  text: string | null;
+  rated_at: string;
+}
+
+/** Every rating with its item and participant (anonymous participants by number only). */
+export async function rawRatings(db: Queryable, studyId: number): Promise<RawRating[]> {
+  const { rows } = await db.query<RawRating>(
+    `SELECT p.id AS participant, CASE WHEN p.user_id IS NULL THEN 'anonymous' ELSE 'account' END AS participant_kind,
+            i.id AS item, i.source, i.query_external_id AS query_id, i.attention IS NOT NULL AS attention_check,
+            r.dimension, r.value, r.text, to_char(r.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS rated_at
+       FROM rating r JOIN study_participant p ON p.id = r.participant_id JOIN study_item i ON i.id = r.item_id
+      WHERE p.study_id = $1 ORDER BY p.id, i.id, r.dimension`, [studyId]);
+  return rows;
+}
+
+const RAW_COLUMNS: (keyof RawRating)[] = ['participant', 'participant_kind', 'item', 'source', 'query_id', 'attention_check', 'dimension', 'value', 'text', 'rated_at'];
+
+export function rawCsv(rows: RawRating[]): string {
+  return csvLine(RAW_COLUMNS) + rows.map((r) => csvLine(RAW_COLUMNS.map((c) => r[c]))).join('');
+}
+
+export function rawJsonl(rows: RawRating[]): string {
+  return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+const pct = (x: number | null) => (x === null ? '' : (100 * x).toFixed(1));
+const num = (x: number | null, digits = 2) => (x === null ? '' : x.toFixed(digits));
+
+/** The summary as CSV: one row per dimension and source (and "all"), with the rates in percent. */
+export function summaryCsv(report: StudyReport): string {
+  let out = csvLine(['dimension', 'source', 'n', 'mean', 'positive_pct', 'non_negative_pct', 'alpha', 'alpha_ci_low', 'alpha_ci_high', 'within_one_pct']);
+  for (const d of report.dimensions) {
+    for (const s of [...d.bySource, { source: 'all', ...d.overall }]) {
+      const all = s.source === 'all';
+      out += csvLine([d.key, s.source, s.n, num(s.mean), pct(s.positive), pct(s.nonNegative),
+        all ? num(d.agreement.alpha, 3) : '', all && d.agreement.ci ? num(d.agreement.ci[0], 3) : '', all && d.agreement.ci ? num(d.agreement.ci[1], 3) : '', all ? pct(d.agreement.withinOne) : '']);
+    }
+  }
+  return out;
+}
+
+/**
+ * The summary as Markdown, in the layout of STaRK's human evaluation table: a row per source, and per
+ * dimension the positive and non-negative rates in percent; then agreement per dimension.
+ */
+export function summaryMarkdown(report: StudyReport): string {
+  const dims = report.dimensions;
+  const head = ['Source', ...dims.flatMap((d) => (d.kind === 'scale' ? [`${d.label} positive`, `${d.label} non-negative`] : [`${d.label} (share of 1)`]))];
+  const sources = dims[0]?.bySource.map((s) => s.source) ?? [];
+  const rows = [...sources, 'all'].map((source) => [source, ...dims.flatMap((d) => {
+    const s = source === 'all' ? d.overall : d.bySource.find((x) => x.source === source)!;
+    return d.kind === 'scale' ? [pct(s.positive), pct(s.nonNegative)] : [pct(s.positive)];
+  })]);
+  const table = (header: string[], body: string[][]) =>
+    [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const agreement = table(['Dimension', 'Krippendorff\'s alpha', '95% CI', 'Within one point', 'Exact', 'Pairs'],
+    dims.map((d) => [d.label, num(d.agreement.alpha, 3), d.agreement.ci ? `${num(d.agreement.ci[0], 3)} – ${num(d.agreement.ci[1], 3)}` : '', pct(d.agreement.withinOne), pct(d.agreement.exact), String(d.agreement.pairs)]));
+  return `# ${report.study.name}\n\nRates in percent (positive: above the scale's midpoint, 4-5 of 1-5; non-negative: at or above it, 3-5).\n${report.participants} participants, ${report.ratings} ratings${report.attention.excluded ? `, ${report.attention.failed.length} participants left out for failed attention checks` : ''}.\n\n${table(head, rows)}\n\n${agreement}\n`;
+}

@@ -1,0 +1,94 @@
+import { badRequest, conflict, notFound } from '../errors';
+import type { Database, Queryable } from '../db/transaction';
+import { invalidAnswer, type Dimension } from './dimensions';
+import { ensureAssigned, STUDY_TAKES_ANSWERS, type ParticipantRef } from './participants';
+
+export interface ParticipationItem {
+  itemId: number;
+  position: number;
+  text: string;
+  /** The query's answers by name, when the study shows them. */
+  answerNames: string[];
+}
+
+export interface Participation {
+  study: { id: number; name: string; instructions: string; consent: string; dimensions: Dimension[]; showAnswers: boolean; open: boolean; closesAt: string | null };
+  participant: { consentedAt: string | null; finishedAt: string | null };
+  /** The participant's items in their order; attention checks look like any other item. */
+  items: ParticipationItem[];
+  ratings: { itemId: number; dimension: string; value: number | null; text: string | null }[];
+  /** Items with every required dimension answered. */
+  complete: number;
+}
+
+/** What a participant sees: the study, their items (given on the first visit) and their answers so far. */
+export async function participation(db: Database, participant: ParticipantRef): Promise<Participation> {
+  const { rows: [row] } = await db.query<Participation['study'] & Participation['participant']>(
+    `SELECT s.id, s.name, s.instructions, s.consent, s.dimensions, s.show_answers AS "showAnswers", ${STUDY_TAKES_ANSWERS} AS open,
+            s.closes_at AS "closesAt", p.consented_at AS "consentedAt", p.finished_at AS "finishedAt"
+       FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id]);
+  if (!row) throw notFound('This participation link is not valid');
+  if (row.open) await ensureAssigned(db, participant);
+  const [{ rows: items }, { rows: ratings }] = await Promise.all([
+    db.query<ParticipationItem>(
+      `SELECT i.id AS "itemId", a.position, i.text, CASE WHEN $2 THEN i.answer_names ELSE '{}' END AS "answerNames"
+         FROM study_assignment a JOIN study_item i ON i.id = a.item_id WHERE a.participant_id = $1 ORDER BY a.position`, [participant.id, row.showAnswers]),
+    db.query<Participation['ratings'][number]>(
+      'SELECT item_id AS "itemId", dimension, value, text FROM rating WHERE participant_id = $1 ORDER BY item_id, dimension', [participant.id]),
+  ]);
+  const { consentedAt, finishedAt, ...study } = row;
+  return { study, participant: { consentedAt, finishedAt }, items, ratings, complete: completeItems(study.dimensions, items, ratings) };
+}
+
+function completeItems(dimensions: Dimension[], items: { itemId: number }[], ratings: { itemId: number; dimension: string }[]): number {
+  const required = dimensions.filter((d) => d.required).map((d) => d.key);
+  const answered = new Set(ratings.map((r) => `${r.itemId}:${r.dimension}`));
+  return items.filter((i) => required.every((k) => answered.has(`${i.itemId}:${k}`))).length;
+}
+
+/** Records the participant's agreement to the study's consent text. */
+export async function giveConsent(db: Queryable, participant: ParticipantRef): Promise<void> {
+  await db.query('UPDATE study_participant SET consented_at = coalesce(consented_at, now()) WHERE id = $1', [participant.id]);
+}
+
+export interface RatingInput {
+  itemId: number;
+  dimension: string;
+  value?: number | null;
+  text?: string | null;
+}
+
+/**
+ * Saves one answer, at once and exactly once: the (participant, item, dimension) key makes a repeated or
+ * double submit change the same row. Refused, with nothing stored, when the study does not take answers, the
+ * consent is missing, the item is not one of the participant's, or the value is not on the dimension's scale.
+ */
+export async function saveRating(db: Queryable, participant: ParticipantRef, input: RatingInput): Promise<{ saved: true }> {
+  const { rows: [ctx] } = await db.query<{ open: boolean; closed: boolean; needsConsent: boolean; dimensions: Dimension[]; assigned: boolean }>(
+    `SELECT ${STUDY_TAKES_ANSWERS} AS open, (s.closes_at IS NOT NULL AND now() >= s.closes_at) OR s.status = 'CLOSED' AS closed,
+            (s.consent <> '' AND p.consented_at IS NULL) AS "needsConsent", s.dimensions,
+            EXISTS (SELECT 1 FROM study_assignment a WHERE a.participant_id = p.id AND a.item_id = $2) AS assigned
+       FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id, input.itemId]);
+  if (!ctx) throw notFound('This participation link is not valid');
+  if (!ctx.open) throw conflict(ctx.closed ? 'This study has closed; answers are no longer taken' : 'This study is not open yet');
+  if (ctx.needsConsent) throw conflict('Agree to the consent text before rating');
+  if (!ctx.assigned) throw notFound(`Item ${input.itemId} is not one of your items`);
+  const dimension = ctx.dimensions.find((d) => d.key === input.dimension);
+  if (!dimension) throw badRequest(`dimension: "${input.dimension}" is not a dimension of this study`);
+  const wrong = invalidAnswer(dimension, input);
+  if (wrong) throw badRequest(wrong);
+  const [value, text] = dimension.kind === 'text' ? [null, input.text!] : [input.value!, null];
+  await db.query(
+    `INSERT INTO rating (participant_id, item_id, dimension, value, text) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (participant_id, item_id, dimension) DO UPDATE SET value = EXCLUDED.value, text = EXCLUDED.text, updated_at = now()`,
+    [participant.id, input.itemId, input.dimension, value, text]);
+  return { saved: true };
+}
+
+/** Marks the participation finished once every item has its required answers. */
+export async function finishParticipation(db: Database, participant: ParticipantRef): Promise<void> {
+  const view = await participation(db, participant);
+  const missing = view.items.length - view.complete;
+  if (missing > 0) throw badRequest(`${missing} item${missing > 1 ? 's' : ''} still need${missing > 1 ? '' : 's'} an answer on every required scale`);
+  await db.query('UPDATE study_participant SET finished_at = coalesce(finished_at, now()) WHERE id = $1', [participant.id]);
+}
