@@ -25,6 +25,24 @@ export function apiRoute<P = Record<string, never>>(permission: Permission, hand
   };
 }
 
+type PublicHandler<P> = (ctx: { req: Request; params: P }) => Promise<unknown>;
+
+/**
+ * A route for people without an account (study participants, who hold a secret link instead): the same
+ * CSRF check, error mapping and JSON encoding as `apiRoute`, and no session. The handler checks the secret.
+ */
+export function publicRoute<P = Record<string, never>>(handler: PublicHandler<P>) {
+  return async (req: Request, context: RouteContext<P>): Promise<Response> => {
+    try {
+      checkSameOrigin(req);
+      const result = await handler({ req, params: await context.params });
+      return result instanceof Response ? result : json(result);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Browsers always send Origin on cross-site mutations; one that is not ours is a forged request. */

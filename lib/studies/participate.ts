@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { badRequest, conflict, notFound } from '../errors';
 import type { Database, Queryable } from '../db/transaction';
 import { invalidAnswer, type Dimension } from './dimensions';
@@ -51,12 +52,13 @@ export async function giveConsent(db: Queryable, participant: ParticipantRef): P
   await db.query('UPDATE study_participant SET consented_at = coalesce(consented_at, now()) WHERE id = $1', [participant.id]);
 }
 
-export interface RatingInput {
-  itemId: number;
-  dimension: string;
-  value?: number | null;
-  text?: string | null;
-}
+export const ratingInputSchema = z.object({
+  itemId: z.number().int().positive(),
+  dimension: z.string().min(1).max(40),
+  value: z.number().nullable().optional(),
+  text: z.string().max(2000).nullable().optional(),
+}).strict();
+export type RatingInput = z.infer<typeof ratingInputSchema>;
 
 /**
  * Saves one answer, at once and exactly once: the (participant, item, dimension) key makes a repeated or
