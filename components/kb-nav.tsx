@@ -10,6 +10,8 @@ const SECTIONS = [
   { href: '/metapaths', label: 'Metapaths' },
   { href: '/paths', label: 'Paths' },
   { href: '/queries', label: 'Queries' },
+  { href: '/campaigns', label: 'Campaigns' },
+  { href: '/studies', label: 'Studies' },
 ] as const;
 
 /** The explorer's sections for one knowledge base; the current one is marked for screen readers too. */

@@ -1,0 +1,26 @@
+import type { Metadata } from 'next';
+import { campaignsPage } from '@/components/authoring/api';
+import { requirePageCampaign } from '@/components/authoring/campaign-guard';
+import { CampaignOverview } from '@/components/authoring/campaign-overview';
+import { Breadcrumbs } from '../../queries/_lib/breadcrumbs';
+
+type Params = { slug: string; id: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  return { title: `Campaign ${(await params).id}` };
+}
+
+/** One campaign: its rules, the annotator's work and, for managers, its controls and dashboard. */
+export default async function CampaignPage({ params }: { params: Promise<Params> }) {
+  const { slug, id } = await params;
+  const { kb, campaign } = await requirePageCampaign(`${campaignsPage(slug)}/${id}`, slug, id, 'kb:browse');
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: campaignsPage(kb.slug), label: 'Campaigns' }]} />
+        <h1 className="text-2xl font-semibold" data-testid="campaign-name">{campaign.name}</h1>
+      </div>
+      <CampaignOverview campaignId={campaign.id} />
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Metadata } from 'next';
+import { pageId } from '@/lib/auth/page-guard';
+import { campaignPage, campaignsPage, reviewPage } from '@/components/authoring/api';
+import { requirePageCampaign } from '@/components/authoring/campaign-guard';
+import { ReviewSeed } from '@/components/authoring/review-seed';
+import { Breadcrumbs } from '../../../../queries/_lib/breadcrumbs';
+
+type Params = { slug: string; id: string; entityId: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { id, entityId } = await params;
+  return { title: `Review seed ${entityId} · campaign ${id}` };
+}
+
+/** One seed's submitted work side by side, its answers to adjudicate and the approval of a query. */
+export default async function ReviewSeedPage({ params }: { params: Promise<Params> }) {
+  const { slug, id, entityId } = await params;
+  const { user, kb, campaign } = await requirePageCampaign(`${campaignsPage(slug)}/${id}/review/${entityId}`, slug, id, 'queries:manage');
+  const seedId = pageId(entityId);
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[
+          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
+          { href: campaignsPage(kb.slug), label: 'Campaigns' },
+          { href: campaignPage(kb.slug, campaign.id), label: campaign.name },
+          { href: reviewPage(kb.slug, campaign.id), label: 'Review' },
+        ]} />
+        <h1 className="text-2xl font-semibold">Review a seed</h1>
+      </div>
+      <ReviewSeed slug={kb.slug} campaignId={campaign.id} entityId={seedId} userId={user.id} />
+    </section>
+  );
+}
