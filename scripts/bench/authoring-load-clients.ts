@@ -1,0 +1,115 @@
+// The two ways the authoring load reaches the annotator's API: the production app over HTTP (signed in like a
+// browser, with next-auth's cookies), or the library functions the route handlers call (for the test).
+import type pg from 'pg';
+import { claimNext } from '../../lib/authoring/assignments';
+import { judge, saveDraft, type Evidence, type JudgmentLabel } from '../../lib/authoring/drafts';
+import { AppError } from '../../lib/errors';
+
+export interface DraftBody {
+  text: string;
+  textSpans?: { field: string; start: number; end: number; quote: string }[];
+  version: number;
+}
+
+export interface JudgmentBody {
+  entityId: number;
+  label: JudgmentLabel;
+  evidence?: Evidence[];
+  version: number;
+}
+
+/** An HTTP-like answer: status 0 when the request got no answer at all. */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** One annotator's editor: claim a seed, autosave the draft, judge entities. */
+export interface AuthoringClient {
+  claim(campaignId: number): Promise<Answer>;
+  saveDraft(assignmentId: number, body: DraftBody): Promise<Answer>;
+  judge(assignmentId: number, body: JudgmentBody): Promise<Answer>;
+}
+
+/** Keeps the cookies a server sets, by name, and sends them back. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(';', 1)[0]!;
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { error: text.slice(0, 200) };
+  }
+}
+
+/**
+ * Signs in through next-auth's credentials endpoint (CSRF token first, as the sign-in form does) and
+ * returns a client that sends the session cookie with every call. Throws when the sign-in fails.
+ */
+export async function httpClient(baseUrl: string, email: string, password: string): Promise<AuthoringClient> {
+  const jar = new CookieJar();
+  const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
+  jar.take(csrfRes);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
+  });
+  jar.take(signIn);
+  await signIn.body?.cancel();
+  const session = await fetch(`${baseUrl}/api/auth/session`, { headers: { cookie: jar.header() } });
+  const signedIn = ((await session.json()) as { user?: { email?: string } }).user?.email;
+  if (signedIn !== email) throw new Error(`Sign-in of ${email} failed (credentials callback answered ${signIn.status})`);
+
+  const call = async (method: string, path: string, body: unknown): Promise<Answer> => {
+    try {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        // A browser sends its Origin with every mutation; the API checks it.
+        headers: { 'content-type': 'application/json', cookie: jar.header(), origin: baseUrl },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await readBody(res) };
+    } catch (err) {
+      return { status: 0, body: { error: (err as Error).message } };
+    }
+  };
+  return {
+    claim: (campaignId) => call('POST', `/api/campaigns/${campaignId}/claim`, {}),
+    saveDraft: (assignmentId, body) => call('PUT', `/api/assignments/${assignmentId}/draft`, body),
+    judge: (assignmentId, body) => call('POST', `/api/assignments/${assignmentId}/judgments`, body),
+  };
+}
+
+/** The library calls behind the routes, with errors answered as the routes answer them. */
+export function libraryClient(pool: pg.Pool, userId: number): AuthoringClient {
+  const answer = async (fn: () => Promise<unknown>): Promise<Answer> => {
+    try {
+      return { status: 200, body: await fn() };
+    } catch (err) {
+      return err instanceof AppError ? { status: err.status, body: { error: err.message } } : { status: 500, body: { error: String(err) } };
+    }
+  };
+  return {
+    claim: (campaignId) => answer(async () => ({ assignment: await claimNext(pool, campaignId, userId) })),
+    saveDraft: (assignmentId, body) => answer(() => saveDraft(pool, assignmentId, userId, body)),
+    judge: (assignmentId, body) => answer(() => judge(pool, assignmentId, userId, body)),
+  };
+}
