@@ -4,6 +4,9 @@ import type { Database, Queryable } from '../db/transaction';
 import { invalidAnswer, type Dimension } from './dimensions';
 import { ensureAssigned, STUDY_TAKES_ANSWERS, type ParticipantRef } from './participants';
 
+/** Whether a study has closed for good (closed by a curator, or past its closing date). */
+const STUDY_CLOSED = `((s.closes_at IS NOT NULL AND now() >= s.closes_at) OR s.status = 'CLOSED')`;
+
 export interface ParticipationItem {
   itemId: number;
   position: number;
@@ -13,7 +16,11 @@ export interface ParticipationItem {
 }
 
 export interface Participation {
-  study: { id: number; name: string; instructions: string; consent: string; dimensions: Dimension[]; showAnswers: boolean; open: boolean; closesAt: string | null };
+  study: {
+    id: number; name: string; instructions: string; consent: string; dimensions: Dimension[]; showAnswers: boolean;
+    /** Taking answers now; when not, `closed` tells a closed study from one not open yet. */
+    open: boolean; closed: boolean; opensAt: string | null; closesAt: string | null;
+  };
   participant: { consentedAt: string | null; finishedAt: string | null };
   /** The participant's items in their order; attention checks look like any other item. */
   items: ParticipationItem[];
@@ -26,7 +33,7 @@ export interface Participation {
 export async function participation(db: Database, participant: ParticipantRef): Promise<Participation> {
   const { rows: [row] } = await db.query<Participation['study'] & Participation['participant']>(
     `SELECT s.id, s.name, s.instructions, s.consent, s.dimensions, s.show_answers AS "showAnswers", ${STUDY_TAKES_ANSWERS} AS open,
-            s.closes_at AS "closesAt", p.consented_at AS "consentedAt", p.finished_at AS "finishedAt"
+            ${STUDY_CLOSED} AS closed, s.opens_at AS "opensAt", s.closes_at AS "closesAt", p.consented_at AS "consentedAt", p.finished_at AS "finishedAt"
        FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id]);
   if (!row) throw notFound('This participation link is not valid');
   if (row.open) await ensureAssigned(db, participant);
@@ -67,7 +74,7 @@ export type RatingInput = z.infer<typeof ratingInputSchema>;
  */
 export async function saveRating(db: Queryable, participant: ParticipantRef, input: RatingInput): Promise<{ saved: true }> {
   const { rows: [ctx] } = await db.query<{ open: boolean; closed: boolean; needsConsent: boolean; dimensions: Dimension[]; assigned: boolean }>(
-    `SELECT ${STUDY_TAKES_ANSWERS} AS open, (s.closes_at IS NOT NULL AND now() >= s.closes_at) OR s.status = 'CLOSED' AS closed,
+    `SELECT ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed,
             (s.consent <> '' AND p.consented_at IS NULL) AS "needsConsent", s.dimensions,
             EXISTS (SELECT 1 FROM study_assignment a WHERE a.participant_id = p.id AND a.item_id = $2) AS assigned
        FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id, input.itemId]);

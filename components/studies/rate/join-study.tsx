@@ -1,0 +1,81 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, requestJson } from '@/components/queries/api';
+import { joinApi, ratePage } from './api';
+
+/** The participant this browser was given through a study link, so opening the link again resumes them. */
+const storageKey = (linkToken: string) => `skb:study-link:${linkToken}`;
+
+function remembered(linkToken: string): string | null {
+  try {
+    return localStorage.getItem(storageKey(linkToken));
+  } catch {
+    return null;
+  }
+}
+
+function remember(linkToken: string, token: string): void {
+  try {
+    localStorage.setItem(storageKey(linkToken), token);
+  } catch {
+    // Storage disabled: the personal link the participant lands on still resumes them.
+  }
+}
+
+const PROBLEMS: Record<number, { title: string; text: string }> = {
+  404: {
+    title: 'This study link is not valid',
+    text: 'It may be mistyped or incomplete, or it has been replaced by a new link. Ask the people running the study for the current one.',
+  },
+  409: {
+    title: 'This study is not taking answers now',
+    text: 'It has closed, or it has not opened yet.',
+  },
+};
+
+/**
+ * The study link: asks once for a participant of its own and goes on to their rating screen. A browser that
+ * already joined through this link goes back to the same participant instead.
+ */
+export function JoinStudy({ linkToken }: { linkToken: string }) {
+  const router = useRouter();
+  const [problem, setProblem] = useState<{ status: number | null; message: string } | null>(null);
+  const asked = useRef(false);
+
+  const join = async () => {
+    setProblem(null);
+    const known = remembered(linkToken);
+    if (known) {
+      router.replace(ratePage(known));
+      return;
+    }
+    try {
+      const { token } = await requestJson<{ token: string }>(joinApi(linkToken), { method: 'POST' });
+      remember(linkToken, token);
+      router.replace(ratePage(token));
+    } catch (err) {
+      setProblem({ status: err instanceof ApiError ? err.status : null, message: (err as Error).message });
+    }
+  };
+
+  useEffect(() => {
+    // Once per page, also when effects run twice in development: each request makes a participant.
+    if (asked.current) return;
+    asked.current = true;
+    void join();
+  }, []);
+
+  if (!problem) return <p role="status" className="text-sm text-slate-500">Joining the study…</p>;
+  const known = problem.status === null ? undefined : PROBLEMS[problem.status];
+  return (
+    <section className="mx-auto mt-8 max-w-xl space-y-2 text-center" data-testid="join-problem">
+      <h1 className="text-2xl font-semibold">{known?.title ?? 'Could not join the study'}</h1>
+      <p className="text-slate-600">
+        {known?.text ?? `${problem.message}. `}
+        {!known && <button type="button" onClick={() => void join()} className="text-blue-700 underline">Try again</button>}
+      </p>
+    </section>
+  );
+}
