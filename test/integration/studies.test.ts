@@ -119,7 +119,9 @@ describe('rating studies', () => {
     await setStudyStatus(pool(), created.id, 'CLOSED', curator);
     expect(await status(saveRating(pool(), me, { itemId: item, dimension: 'diversity', value: 3 }))).toBe(409);
     expect(await status(joinByStudyLink(pool(), created.linkToken!))).toBe(409);
-    expect((await participation(pool(), me)).ratings).toEqual([{ itemId: item, dimension: 'naturalness', value: 5, text: null }]);
+    const closed = await participation(pool(), me);
+    expect(closed.study).toMatchObject({ open: false, closed: true });
+    expect(closed.ratings).toEqual([{ itemId: item, dimension: 'naturalness', value: 5, text: null }]);
   });
 
   it('reports the results with each source\'s measured diversity, and exports them', async () => {
