@@ -21,8 +21,11 @@ function toCanvas(graph: Neighbourhood): { nodes: CanvasNode[]; edges: CanvasEdg
   return { nodes, edges };
 }
 
-/** The entity page's preview: direct neighbours within a budget; clicking a neighbour opens it. */
-export function EntityGraph({ kbSlug, entityId }: { kbSlug: string; entityId: number }) {
+/**
+ * The entity page's preview: direct neighbours within a budget; clicking a neighbour opens it, in a new tab
+ * where the page holds work in progress (the authoring workspace).
+ */
+export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: string; entityId: number; newTab?: boolean }) {
   const router = useRouter();
   const { data, error, isPending } = useQuery({
     queryKey: ['neighbours', kbSlug, entityId],
@@ -33,7 +36,10 @@ export function EntityGraph({ kbSlug, entityId }: { kbSlug: string; entityId: nu
 
   if (error) return <p role="alert" className="text-sm text-red-700">Could not load neighbours: {error.message}</p>;
   const open = (id: string) => {
-    if (/^\d+$/.test(id) && Number(id) !== entityId) router.push(`/kb/${kbSlug}/entities/${id}`);
+    if (!/^\d+$/.test(id) || Number(id) === entityId) return;
+    const href = `/kb/${kbSlug}/entities/${id}`;
+    if (newTab) window.open(href, '_blank', 'noopener');
+    else router.push(href);
   };
   return (
     <div>
@@ -47,7 +53,7 @@ export function EntityGraph({ kbSlug, entityId }: { kbSlug: string; entityId: nu
         <p className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
           {data.nodes.length} neighbours shown
           {data.stubs.length > 0 ? `, ${data.stubs.reduce((s, x) => s + x.hidden, 0).toLocaleString('en')} more not drawn` : ''}.
-          {' '}Click a neighbour to open it. <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>
+          {' '}Click a neighbour to open it{newTab ? ' in a new tab' : ''}. <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>
         </p>
       )}
     </div>

@@ -64,7 +64,7 @@ export function SeedPanel({ kbSlug, seed, spans, onSpans, readOnly }: Props) {
           ) : tab === 'neighbours' ? (
             <NeighbourList kbSlug={kbSlug} entityId={seed.id} relations={entity.relations} />
           ) : (
-            <EntityGraph kbSlug={kbSlug} entityId={seed.id} />
+            <EntityGraph kbSlug={kbSlug} entityId={seed.id} newTab />
           )}
         </div>
       </div>
