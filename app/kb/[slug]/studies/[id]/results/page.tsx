@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import { studiesPage, studyPage } from '@/components/studies/api';
+import { requirePageStudy } from '@/components/studies/study-guard';
+import { StudyResults } from '@/components/studies/study-results';
+import { Breadcrumbs } from '../../../queries/_lib/breadcrumbs';
+
+type Params = { slug: string; id: string };
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  return { title: `Results of study ${(await params).id}` };
+}
+
+/** A study's results, for managers. */
+export default async function StudyResultsPage({ params }: { params: Promise<Params> }) {
+  const { slug, id } = await params;
+  const { kb, study } = await requirePageStudy(`${studiesPage(slug)}/${id}/results`, slug, id);
+  return (
+    <section className="space-y-4">
+      <div>
+        <Breadcrumbs trail={[
+          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
+          { href: studiesPage(kb.slug), label: 'Studies' },
+          { href: studyPage(kb.slug, study.id), label: study.name },
+        ]} />
+        <h1 className="text-2xl font-semibold">Results</h1>
+      </div>
+      <StudyResults studyId={study.id} />
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+'use client';
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { DimensionResult } from '@/lib/studies/results';
+import { fmtStat, sourceColour } from './result-format';
+
+/**
+ * One dimension's ratings per point, a bar per source side by side, in percent of that source's ratings so
+ * sources of different sizes compare; the legend gives each source's mean. The counts are in the table beside it.
+ */
+export function DistributionChart({ dimension: d, anchors }: { dimension: DimensionResult; anchors: Record<string, string> }) {
+  const data = d.points.map((p) => ({
+    point: anchors[p] ? `${p} ${anchors[p]}` : String(p),
+    ...Object.fromEntries(d.bySource.map((s) => [s.source, s.n ? (100 * (s.distribution[p] ?? 0)) / s.n : 0])),
+  }));
+  return (
+    <div className="h-72 w-full" role="img" aria-label={`${d.label}: share of ratings per point, by source`} data-testid={`distribution-${d.key}`}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="point" interval={0} fontSize={11} />
+          <YAxis fontSize={11} unit="%" domain={[0, 100]} />
+          <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {d.bySource.map((s, i) => (
+            <Bar key={s.source} dataKey={s.source} name={`${s.source} (mean ${fmtStat(s.mean)})`} fill={sourceColour(i)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

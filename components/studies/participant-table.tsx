@@ -1,0 +1,49 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import type { ParticipantSummary } from '@/lib/studies/admin';
+import { requestJson } from '../queries/api';
+import { fmtCount, fmtDate } from '../queries/format';
+import { studyApi } from './api';
+
+export const participantsKey = (id: number) => ['study-participants', id] as const;
+
+/** How an account or an anonymous participant is named on the study pages. */
+export const participantName = (p: Pick<ParticipantSummary, 'id' | 'account'> | undefined, id: number) => p?.account ?? `anonymous #${id}`;
+
+export function useParticipants(studyId: number) {
+  return useQuery({
+    queryKey: participantsKey(studyId),
+    queryFn: () => requestJson<{ items: ParticipantSummary[] }>(`${studyApi(studyId)}/participants`),
+  });
+}
+
+/** Who takes part and how far they are; a personal link not opened yet has no items. */
+export function ParticipantTable({ studyId }: { studyId: number }) {
+  const participants = useParticipants(studyId);
+  if (participants.error) return <p role="alert" className="text-red-700">Could not load the participants: {participants.error.message}</p>;
+  if (!participants.data) return <p className="text-slate-500">Loading the participants…</p>;
+  const items = participants.data.items;
+  if (!items.length) return <p className="text-slate-500">Nobody takes part yet.</p>;
+  const when = (d: string | null) => <td className="pl-4 text-slate-600">{d ? fmtDate(d) : '—'}</td>;
+  return (
+    <table className="w-full" data-testid="participant-table">
+      <thead className="text-left text-slate-600">
+        <tr>
+          <th scope="col" className="py-1">Participant</th><th scope="col" className="text-right">Items</th><th scope="col" className="text-right">Rated</th>
+          <th scope="col" className="pl-4">Consented</th><th scope="col" className="pl-4">Finished</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((p) => (
+          <tr key={p.id} className="border-t border-slate-100">
+            <td className="py-1">{participantName(p, p.id)}</td>
+            <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">link not opened</span>}</td>
+            <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
+            {when(p.consentedAt)}{when(p.finishedAt)}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
