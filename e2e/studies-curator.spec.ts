@@ -248,7 +248,7 @@ test('a curator builds a study through the form, hands out links and reads its r
 
   // The failed attention check, with what was answered; then that participant left out.
   await expect(page.getByTestId('attention')).toContainText('1 attention check; 1 participant failed at least one.');
-  await expect(page.getByTestId('attention-failures')).toContainText(/anonymous #\d+.*Naturalness: answered 4, asked for 1/);
+  await expect(page.getByTestId('attention-failures')).toContainText(/anonymous #\d+.*\(Naturalness\): answered 4, asked for 1/);
   await page.getByLabel('Leave out failed participants').check();
   await expect(page).toHaveURL(/excludeFailed=1/);
   await expect(page.getByTestId('results-totals')).toHaveText('1 participant, 24 ratings');
@@ -266,7 +266,7 @@ test('a curator builds a study through the form, hands out links and reads its r
   ].map((x) => (100 * x).toFixed(1)).join(' | ')} |`;
   expect(summary).toContain(row('live', SET));
   expect(summary).toContain(row('release', releaseSource));
-  expect(summary).toContain('1 participants left out for failed attention checks');
+  expect(summary).toContain('1 participant left out for failed attention checks');
   const ratings = (await download(page, 'Ratings (CSV)')).trim().split('\n');
   expect(ratings[0]).toBe('participant,participant_kind,item,source,query_id,attention_check,dimension,value,text,rated_at');
   expect(ratings).toHaveLength(1 + 2 * 7 * 4);

@@ -23,8 +23,7 @@ export function AgreementTable({ dimensions }: { dimensions: DimensionResult[] }
                 <th scope="row" className="py-1 text-left font-normal">{d.label} <span className="text-xs text-slate-500">({d.kind === 'scale' ? 'ordinal' : 'nominal'})</span></th>
                 <td className="text-right tabular-nums" data-testid={`alpha-${d.key}`}>{fmtStat(a.alpha, 3)}</td>
                 <td className="pl-3 tabular-nums">{a.ci ? `${fmtStat(a.ci[0], 3)} to ${fmtStat(a.ci[1], 3)}` : '—'}</td>
-                {/* Two yes / no answers are always within one point of each other. */}
-                <td className="text-right tabular-nums" data-testid={`within-one-${d.key}`}>{d.kind === 'binary' ? '—' : fmtShare(a.withinOne)}</td>
+                <td className="text-right tabular-nums" data-testid={`within-one-${d.key}`}>{fmtShare(a.withinOne)}</td>
                 <td className="text-right tabular-nums" data-testid={`exact-${d.key}`}>{fmtShare(a.exact)}</td>
                 <td className="text-right tabular-nums" data-testid={`pairs-${d.key}`}>{fmtCount(a.pairs)}</td>
                 <td className="text-right tabular-nums">{fmtCount(a.units)}</td>

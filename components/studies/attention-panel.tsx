@@ -27,7 +27,7 @@ export function AttentionPanel({ attention, labels, participants }: {
                   <ul>
                     {f.failures.map((x) => (
                       <li key={`${x.itemId}:${x.dimension}`}>
-                        check item {x.itemId}, {labels.get(x.dimension) ?? x.dimension}: answered {x.given}, asked for {x.accept.join(' or ')}
+                        “{x.text}” ({labels.get(x.dimension) ?? x.dimension}): answered {x.given}, asked for {x.accept.join(' or ')}
                       </li>
                     ))}
                   </ul>

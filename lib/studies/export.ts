@@ -74,5 +74,7 @@ export function summaryMarkdown(report: StudyReport): string {
     [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const agreement = table(['Dimension', 'Krippendorff\'s alpha', '95% CI', 'Within one point', 'Exact', 'Pairs'],
     dims.map((d) => [d.label, num(d.agreement.alpha, 3), d.agreement.ci ? `${num(d.agreement.ci[0], 3)} – ${num(d.agreement.ci[1], 3)}` : '', pct(d.agreement.withinOne), pct(d.agreement.exact), String(d.agreement.pairs)]));
-  return `# ${report.study.name}\n\nRates in percent (positive: above the scale's midpoint, 4-5 of 1-5; non-negative: at or above it, 3-5).\n${report.participants} participants, ${report.ratings} ratings${report.attention.excluded ? `, ${report.attention.failed.length} participants left out for failed attention checks` : ''}.\n\n${table(head, rows)}\n\n${agreement}\n`;
+  return `# ${report.study.name}\n\nRates in percent (positive: above the scale's midpoint, 4-5 of 1-5; non-negative: at or above it, 3-5).\n${plural(report.participants, 'participant')}, ${plural(report.ratings, 'rating')}${report.attention.excluded ? `, ${plural(report.attention.failed.length, 'participant')} left out for failed attention checks` : ''}.\n\n${table(head, rows)}\n\n${agreement}\n`;
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

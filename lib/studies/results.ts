@@ -37,7 +37,7 @@ export interface DimensionAgreement {
   units: number;
   /** Pairs of ratings of the same item. */
   pairs: number;
-  /** Share of those pairs at most one point apart (BioKaLMA's measure) and exactly equal. */
+  /** Share of those pairs at most one point apart (BioKaLMA's measure; scales only) and exactly equal. */
   withinOne: number | null;
   exact: number | null;
 }
@@ -66,7 +66,7 @@ export interface ItemResult {
 
 export interface AttentionFailure {
   participantId: number;
-  failures: { itemId: number; dimension: string; given: number; accept: number[] }[];
+  failures: { itemId: number; text: string; dimension: string; given: number; accept: number[] }[];
 }
 
 export interface StudyResults {
@@ -141,7 +141,8 @@ function attentionFailures(itemById: Map<number, RatedItem>, ratings: RatingRow[
   for (const r of ratings) {
     const check = itemById.get(r.itemId)?.attention;
     if (!check || check.dimension !== r.dimension || r.value === null || check.accept.includes(r.value)) continue;
-    byParticipant.set(r.participantId, [...(byParticipant.get(r.participantId) ?? []), { itemId: r.itemId, dimension: r.dimension, given: r.value, accept: check.accept }]);
+    const failure = { itemId: r.itemId, text: itemById.get(r.itemId)!.text, dimension: r.dimension, given: r.value, accept: check.accept };
+    byParticipant.set(r.participantId, [...(byParticipant.get(r.participantId) ?? []), failure]);
   }
   return [...byParticipant].sort(([a], [b]) => a - b).map(([participantId, failures]) => ({ participantId, failures }));
 }
@@ -184,7 +185,8 @@ function agreement(units: number[][], metric: 'ordinal' | 'nominal', opts: Resul
     ci: alpha === null ? null : bootstrapInterval(units.filter((u) => u.length >= 2), metric, opts.bootstrapSamples ?? 1000, opts.bootstrapSeed ?? 1),
     units: counted,
     pairs,
-    withinOne: pairs ? within / pairs : null,
+    // On a two-point scale every pair is within one point: the measure says nothing there.
+    withinOne: pairs && metric === 'ordinal' ? within / pairs : null,
     exact: pairs ? same / pairs : null,
   };
 }

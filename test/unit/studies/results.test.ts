@@ -46,7 +46,7 @@ describe('studyResults', () => {
   it('rates a binary dimension by its share of 1s, with nominal agreement', () => {
     const authentic = results.dimensions.find((d) => d.key === 'authentic')!;
     expect(authentic.overall).toMatchObject({ n: 4, positive: 0.75, nonNegative: null });
-    expect(authentic.agreement).toMatchObject({ pairs: 2, exact: 0.5 });
+    expect(authentic.agreement).toMatchObject({ pairs: 2, exact: 0.5, withinOne: null });
   });
 
   it('lists per-item means and disagreement', () => {
@@ -58,7 +58,7 @@ describe('studyResults', () => {
   });
 
   it('finds participants who failed an attention check, and leaves them out on request', () => {
-    expect(results.attention.failed).toEqual([{ participantId: 2, failures: [{ itemId: 4, dimension: 'naturalness', given: 5, accept: [1] }] }]);
+    expect(results.attention.failed).toEqual([{ participantId: 2, failures: [{ itemId: 4, text: 'Please choose 1', dimension: 'naturalness', given: 5, accept: [1] }] }]);
     const kept = studyResults(DIMS, ITEMS, RATINGS, { excludeFailed: true, bootstrapSamples: 10 });
     expect(kept.participants).toBe(1);
     const n = kept.dimensions.find((d) => d.key === 'naturalness')!;
