@@ -8,6 +8,7 @@ import { memorySource, type InMemoryKnowledgeBase } from '../ingest/memory-sourc
 import { importQueries } from '../queries/import';
 import { buildDemoCatalogue } from './catalogue';
 import { DEMO_QUERY_SET, demoQueries } from './queries';
+import { seedDemoWork } from './seed-work';
 
 export const DEMO_USERS = [
   { email: 'admin@demo.local', role: Role.ADMIN, name: 'Demo Admin' },
@@ -81,6 +82,7 @@ export async function seedDemo(pool: pg.Pool, db: PrismaClient, opts: { password
   }
   await grantCuratorThePrivateKb(db);
   await seedDemoQuerySet(pool);
+  await seedDemoWork(pool, buildDemoCatalogue().slug);
   return result;
 }
 

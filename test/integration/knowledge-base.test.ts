@@ -165,6 +165,18 @@ describe('knowledge bases: demo load, visibility and graph reads', () => {
     expect(again.knowledgeBases.every((k) => !k.loaded)).toBe(true);
     expect(again.users.every((u) => u.password === null)).toBe(true);
     expect(await db().user.count({ where: { email: { endsWith: '@demo.local' } } })).toBe(4);
+    expect(await db().campaign.count()).toBe(1);
+    expect(await db().study.count()).toBe(1);
+  });
+
+  it('opens a campaign for the demo annotators and a study for anyone to rate', async () => {
+    const campaign = await db().campaign.findFirstOrThrow({ include: { annotators: { include: { user: true } }, seeds: true } });
+    expect(campaign).toMatchObject({ name: 'demo-product-questions', status: 'OPEN', annotatorsPerSeed: 2 });
+    expect(campaign.annotators.map((a) => a.user.email).sort()).toEqual(['admin@demo.local', 'annotator@demo.local', 'curator@demo.local']);
+    expect(campaign.seeds).toHaveLength(10);
+    const study = await db().study.findFirstOrThrow({ include: { items: true } });
+    expect(study).toMatchObject({ name: 'demo-question-quality', status: 'OPEN', linkHash: null });
+    expect(study.items).toHaveLength(40);
   });
 });
 
