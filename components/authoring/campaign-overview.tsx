@@ -51,7 +51,7 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="campaign-facts">
       <StatusBadge status={c.status} testId="campaign-status" />
-      <span>{c.seeds.toLocaleString('en')} seeds</span>·
+      <span>{c.seeds.toLocaleString('en')} {c.seeds === 1 ? 'seed' : 'seeds'}</span>·
       <span>{c.annotatorsPerSeed} {c.annotatorsPerSeed === 1 ? 'annotator' : 'annotators'} per seed</span>·
       <span>leases of {c.leaseMinutes} min</span>·
       <span>{c.leakPolicy === 'block' ? 'queries naming their seed are refused' : 'queries naming their seed are flagged'}</span>·
