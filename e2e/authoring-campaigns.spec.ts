@@ -1,6 +1,6 @@
-import { inflateRawSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { GEAR_ENTITIES, importGearKb, unzip } from './gear-kb';
 
 /**
  * The campaign pages: a curator creates a campaign through the form (and sees a bad seed list refused line by
@@ -132,28 +132,6 @@ test('an annotator cannot create campaigns, starts annotating from the campaign 
   await curator.dispose();
 });
 
-const TENTS = [
-  { id: 301, type: 'product', name: 'Alpine trail tent', document: { description: 'A two-person tent with a storm-proof fly for exposed alpine camps.' } },
-  { id: 302, type: 'brand', name: 'Northpeak', document: { description: 'An outdoor brand.' } },
-  { id: 303, type: 'material', name: 'Ripstop nylon', document: { description: 'A light woven fabric that resists tearing.' } },
-  { id: 304, type: 'product', name: 'Summit bivy', document: { description: 'A one-person bivy sack.' } },
-];
-const TENT_EDGES = ['source\trelation\ttarget', '301\thas_brand\t302', '301\tmade_of\t303', '304\thas_brand\t302', '304\tmade_of\t303'].join('\n');
-
-/** Imports the tents knowledge base (public, so the annotators see it) and waits for it to be published. */
-async function importTentKb(api: APIRequestContext, slug: string): Promise<void> {
-  const upload = async (name: string, body: string) => {
-    const res = await api.put(`/api/uploads?name=${encodeURIComponent(name)}`, { data: body, headers: { 'content-type': 'application/octet-stream' } });
-    expect(res.status(), `upload of ${name}`).toBe(201);
-    return ((await res.json()) as { uploadId: string }).uploadId;
-  };
-  const uploads = [await upload('entities.jsonl', TENTS.map((e) => JSON.stringify(e)).join('\n')), await upload('edges.tsv', TENT_EDGES)];
-  const start = await api.post('/api/imports', { data: { slug, name: 'Tents', format: 'native', visibility: 'PUBLIC', uploads } });
-  expect(start.status(), await start.text()).toBe(202);
-  const { jobId } = (await start.json()) as { jobId: number };
-  await expect.poll(async () => ((await (await api.get(`/api/imports/${jobId}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('SUCCEEDED');
-}
-
 /** The entity with this exact name, as the knowledge base's autocomplete reports it. */
 async function entity(api: APIRequestContext, slug: string, name: string): Promise<{ id: number; externalId: string }> {
   const res = await api.get(`/api/kbs/${slug}/autocomplete?q=${encodeURIComponent(name)}`);
@@ -163,26 +141,6 @@ async function entity(api: APIRequestContext, slug: string, name: string): Promi
   return hit!;
 }
 
-/** The files of a zip archive by name (stored or deflated entries, read through the central directory). */
-function unzip(zip: Buffer): Map<string, string> {
-  let end = zip.length - 22;
-  while (end >= 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
-  expect(end, 'end of the central directory').toBeGreaterThanOrEqual(0);
-  const files = new Map<string, string>();
-  let at = zip.readUInt32LE(end + 16);
-  for (let n = zip.readUInt16LE(end + 10); n > 0; n--) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + size);
-    files.set(name, (method === 8 ? inflateRawSync(data) : data).toString('utf8'));
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return files;
-}
 
 interface Work {
   request: APIRequestContext;
@@ -193,7 +151,7 @@ test('a curator reviews two works on a seed side by side, sends one back, adjudi
   test.setTimeout(120_000);
   const curator = await signedIn(playwright, baseURL, CURATOR);
   const slug = uniqueName('tents');
-  await importTentKb(curator, slug);
+  await importGearKb(curator, slug);
   const [tent, brand, nylon] = [await entity(curator, slug, 'Alpine trail tent'), await entity(curator, slug, 'Northpeak'), await entity(curator, slug, 'Ripstop nylon')];
   const name = uniqueName('review');
   const querySet = `${name}-queries`;
@@ -206,7 +164,7 @@ test('a curator reviews two works on a seed side by side, sends one back, adjudi
   // Both annotators claim the seed, write a query with the same relational requirement and judge: the
   // annotator takes the brand and the material, the admin the brand only.
   const requirement = { paths: [{ start: { entity: tent.id }, steps: [{ relation: 'has_brand', direction: 'out', targetType: 'brand' }] }] };
-  const description = TENTS[0]!.document.description;
+  const description = GEAR_ENTITIES[0]!.document.description;
   const works: Work[] = [];
   for (const [email, text, materialLabel] of [
     [ANNOTATOR, 'Which brand makes a two-person tent with a storm-proof fly?', 'relevant'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ANNOTATOR, apiSignIn, CURATOR, signIn, waitForHydration } from './fixtures';
+import { GEAR_ENTITIES, importGearKb, unzip } from './gear-kb';
 
 /**
  * The whole authoring journey in the browser: a curator creates a campaign through the form, the annotator
@@ -14,56 +14,14 @@ import { ANNOTATOR, apiSignIn, CURATOR, signIn, waitForHydration } from './fixtu
 
 const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
-const ENTITIES = [
-  { id: 301, type: 'product', name: 'Alpine trail tent', document: { description: 'A two-person tent with a storm-proof fly for exposed alpine camps.' } },
-  { id: 302, type: 'brand', name: 'Northpeak', document: { description: 'An outdoor brand making tents and bivy sacks for high mountains.' } },
-  { id: 303, type: 'material', name: 'Ripstop nylon', document: { description: 'A light woven fabric that resists tearing.' } },
-  { id: 304, type: 'product', name: 'Summit bivy', document: { description: 'A one-person bivy sack.' } },
-];
-const EDGES = ['source\trelation\ttarget', '301\thas_brand\t302', '301\tmade_of\t303', '304\thas_brand\t302', '304\tmade_of\t303'].join('\n');
-const SEED = ENTITIES[1]!;
-
-/** Imports the knowledge base (public, so the annotator sees it) and waits for it to be published. */
-async function importKb(api: APIRequestContext, slug: string): Promise<void> {
-  const upload = async (name: string, body: string) => {
-    const res = await api.put(`/api/uploads?name=${encodeURIComponent(name)}`, { data: body, headers: { 'content-type': 'application/octet-stream' } });
-    expect(res.status(), `upload of ${name}`).toBe(201);
-    return ((await res.json()) as { uploadId: string }).uploadId;
-  };
-  const uploads = [await upload('entities.jsonl', ENTITIES.map((e) => JSON.stringify(e)).join('\n')), await upload('edges.tsv', EDGES)];
-  const start = await api.post('/api/imports', { data: { slug, name: 'Mountain gear', format: 'native', visibility: 'PUBLIC', uploads } });
-  expect(start.status(), await start.text()).toBe(202);
-  const { jobId } = (await start.json()) as { jobId: number };
-  await expect.poll(async () => ((await (await api.get(`/api/imports/${jobId}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('SUCCEEDED');
-}
-
-/** The files of a zip archive by name (stored or deflated entries, read through the central directory). */
-function unzip(zip: Buffer): Map<string, string> {
-  let end = zip.length - 22;
-  while (end >= 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
-  expect(end, 'end of the central directory').toBeGreaterThanOrEqual(0);
-  const files = new Map<string, string>();
-  let at = zip.readUInt32LE(end + 16);
-  for (let n = zip.readUInt16LE(end + 10); n > 0; n--) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + size);
-    files.set(name, (method === 8 ? inflateRawSync(data) : data).toString('utf8'));
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return files;
-}
+const SEED = GEAR_ENTITIES[1]!;
 
 test('a query goes from a new campaign through annotation and review into the query set and its STaRK export', async ({ page, browser, playwright, baseURL }) => {
   test.setTimeout(180_000);
   const slug = uniqueName('journey');
   const setup = await playwright.request.newContext({ baseURL });
   await apiSignIn(setup, CURATOR);
-  await importKb(setup, slug);
+  await importGearKb(setup, slug);
   await setup.dispose();
 
   // The curator creates the campaign through the form: one pasted seed, the demo annotator, k = 1, open now.
@@ -142,8 +100,8 @@ test('a query goes from a new campaign through annotation and review into the qu
   await expect(progress).toContainText('Judged 2 of 2 candidates');
   await expect(candidates.nth(0).getByRole('button', { name: 'Relevant', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(candidates.nth(1).getByRole('button', { name: 'Not relevant' })).toHaveAttribute('aria-pressed', 'true');
-  const relevant = ENTITIES.find((e) => e.name === listed[0])!;
-  const notRelevant = ENTITIES.find((e) => e.name === listed[1])!;
+  const relevant = GEAR_ENTITIES.find((e) => e.name === listed[0])!;
+  const notRelevant = GEAR_ENTITIES.find((e) => e.name === listed[1])!;
 
   await expect(work.getByTestId('save-status')).toHaveText('Saved');
   await work.getByRole('button', { name: 'Submit for review' }).click();
