@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { claimNext } from '../../lib/authoring/assignments';
 import { judge, saveDraft, type Evidence, type JudgmentLabel } from '../../lib/authoring/drafts';
-import { AppError } from '../../lib/errors';
+import { answerOf, request, type Answer } from './app-server';
 
 export interface DraftBody {
   text: string;
@@ -16,12 +16,6 @@ export interface JudgmentBody {
   label: JudgmentLabel;
   evidence?: Evidence[];
   version: number;
-}
-
-/** An HTTP-like answer: status 0 when the request got no answer at all. */
-export interface Answer {
-  status: number;
-  body: unknown;
 }
 
 /** One annotator's editor: claim a seed, autosave the draft, judge entities. */
@@ -48,15 +42,6 @@ class CookieJar {
   }
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return { error: text.slice(0, 200) };
-  }
-}
-
 /**
  * Signs in through next-auth's credentials endpoint (CSRF token first, as the sign-in form does) and
  * returns a client that sends the session cookie with every call. Throws when the sign-in fails.
@@ -78,19 +63,12 @@ export async function httpClient(baseUrl: string, email: string, password: strin
   const signedIn = ((await session.json()) as { user?: { email?: string } }).user?.email;
   if (signedIn !== email) throw new Error(`Sign-in of ${email} failed (credentials callback answered ${signIn.status})`);
 
-  const call = async (method: string, path: string, body: unknown): Promise<Answer> => {
-    try {
-      const res = await fetch(`${baseUrl}${path}`, {
-        method,
-        // A browser sends its Origin with every mutation; the API checks it.
-        headers: { 'content-type': 'application/json', cookie: jar.header(), origin: baseUrl },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await readBody(res) };
-    } catch (err) {
-      return { status: 0, body: { error: (err as Error).message } };
-    }
-  };
+  const call = (method: string, path: string, body: unknown): Promise<Answer> => request(`${baseUrl}${path}`, {
+    method,
+    // A browser sends its Origin with every mutation; the API checks it.
+    headers: { 'content-type': 'application/json', cookie: jar.header(), origin: baseUrl },
+    body: JSON.stringify(body),
+  });
   return {
     claim: (campaignId) => call('POST', `/api/campaigns/${campaignId}/claim`, {}),
     saveDraft: (assignmentId, body) => call('PUT', `/api/assignments/${assignmentId}/draft`, body),
@@ -100,16 +78,9 @@ export async function httpClient(baseUrl: string, email: string, password: strin
 
 /** The library calls behind the routes, with errors answered as the routes answer them. */
 export function libraryClient(pool: pg.Pool, userId: number): AuthoringClient {
-  const answer = async (fn: () => Promise<unknown>): Promise<Answer> => {
-    try {
-      return { status: 200, body: await fn() };
-    } catch (err) {
-      return err instanceof AppError ? { status: err.status, body: { error: err.message } } : { status: 500, body: { error: String(err) } };
-    }
-  };
   return {
-    claim: (campaignId) => answer(async () => ({ assignment: await claimNext(pool, campaignId, userId) })),
-    saveDraft: (assignmentId, body) => answer(() => saveDraft(pool, assignmentId, userId, body)),
-    judge: (assignmentId, body) => answer(() => judge(pool, assignmentId, userId, body)),
+    claim: (campaignId) => answerOf(async () => ({ assignment: await claimNext(pool, campaignId, userId) })),
+    saveDraft: (assignmentId, body) => answerOf(() => saveDraft(pool, assignmentId, userId, body)),
+    judge: (assignmentId, body) => answerOf(() => judge(pool, assignmentId, userId, body)),
   };
 }

@@ -11,7 +11,9 @@ import type { PrismaClient } from '../../lib/db/generated/client';
 import { buildDemoCatalogue } from '../../lib/demo/catalogue';
 import { seedDemo } from '../../lib/demo/seed';
 import { mulberry32, type Rng } from '../../lib/random';
-import type { Answer, AuthoringClient, DraftBody } from './authoring-load-clients';
+import { errorOf, type Answer } from './app-server';
+import type { AuthoringClient, DraftBody } from './authoring-load-clients';
+import { percentile, thinkLabel, thinkTime } from './measure';
 
 export interface LoadAnnotator {
   index: number;
@@ -60,6 +62,8 @@ export interface LoadPlan {
   judgmentsPerRound: number;
   /** Assignments whose draft, and one of whose judgments, two editors save at once with the same version. */
   contentionPairs: number;
+  /** Mean pause of an annotator between requests (jittered ±50%); 0 sends them back to back. */
+  thinkMs: number;
 }
 
 export type RequestKind = 'claim' | 'draft' | 'judgment';
@@ -115,8 +119,6 @@ function assignmentOf(body: unknown): { id: number; entityId: number } | null {
   const a = (body as { assignment?: { id?: unknown; entityId?: unknown } | null } | null)?.assignment;
   return a && typeof a.id === 'number' && typeof a.entityId === 'number' ? { id: a.id, entityId: a.entityId } : null;
 }
-
-const errorOf = (answer: Answer) => String((answer.body as { error?: unknown } | null)?.error ?? '').slice(0, 160);
 
 function pickDistinct<T>(rng: Rng, items: readonly T[], k: number): T[] {
   const pool = [...items];
@@ -204,11 +206,14 @@ async function annotate(run: LoadRun, campaign: LoadCampaign, annotator: LoadAnn
   run.ledger.assignments.set(annotator.id, assignment.id);
   const rng = mulberry32(20261123 + annotator.index);
   const own = pickDistinct(rng, campaign.entityIds, plan.judgmentsPerRound * 3);
+  // A stream of its own, so that pacing changes when requests go, not what they write.
+  const think = thinkTime(plan.thinkMs, 1_000_000 + annotator.index);
   const judged = new Map<number, number>();
   let draftVersion = 0;
   for (let round = 0; round < plan.rounds; round++) {
     const text = draftText(annotator.index, round);
     const body: DraftBody = { text, textSpans: [{ field: 'description', start: 0, end: 12, quote: 'battery life' }], version: draftVersion };
+    await think();
     const saved = await run.send('draft', () => client.saveDraft(assignment.id, body));
     if (saved.status !== 200) return run.refused(saved, `${who} draft round ${round + 1}`, false);
     run.recordDraft(assignment.id, text);
@@ -218,6 +223,7 @@ async function annotate(run: LoadRun, campaign: LoadCampaign, annotator: LoadAnn
       const label = JUDGMENT_LABELS[(round + j) % JUDGMENT_LABELS.length]!;
       const seen = judged.get(entityId) ?? 0;
       const evidence = label === 'relevant' ? [{ kind: 'edge' as const, source: assignment.entityId, relation: 'related to', target: entityId }] : undefined;
+      await think();
       const answer = await run.send('judgment', () => client.judge(assignment.id, { entityId, label, evidence, version: seen }));
       if (answer.status !== 200) return run.refused(answer, `${who} judgment of ${entityId}`, false);
       run.recordJudgment(assignment.id, entityId, label);
@@ -361,10 +367,6 @@ export function failedInvariants(annotators: number, result: LoadResult, verific
   return [...failed, ...result.problems.slice(0, 20), ...verification.problems.slice(0, 20)];
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-
 const n = (x: number) => x.toLocaleString('en');
 const count = (x: number, noun: string) => `${n(x)} ${noun}${x === 1 ? '' : 's'}`;
 const ms = (x: number) => x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -373,9 +375,9 @@ const ms = (x: number) => x.toLocaleString('en', { minimumFractionDigits: 1, max
 export function reportTables(annotators: number, plan: LoadPlan, result: LoadResult, verification: Verification): string {
   const seconds = result.loadMs / 1000;
   const totals = [
-    '| annotators | rounds x judgments | requests | wall time | throughput | 409 expected / unexpected | 5xx | rows verified | lost / duplicated |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${annotators} | ${plan.rounds} x ${plan.judgmentsPerRound} | ${n(result.loadRequests)} | ${seconds.toFixed(1)} s | ${n(Math.round(result.loadRequests / seconds))} req/s | ` +
+    '| annotators | think time | rounds x judgments | requests | wall time | throughput | 409 expected / unexpected | 5xx | rows verified | lost / duplicated |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| ${annotators} | ${thinkLabel(plan.thinkMs)} | ${plan.rounds} x ${plan.judgmentsPerRound} | ${n(result.loadRequests)} | ${seconds.toFixed(1)} s | ${n(Math.round(result.loadRequests / seconds))} req/s | ` +
       `${result.expected409} / ${result.unexpected409} | ${result.serverErrors} | ${count(verification.assignmentRows, 'assignment')}, ${count(verification.draftRows, 'draft')}, ${count(verification.judgmentRows, 'judgment')} | ` +
       `${verification.lost} / ${verification.duplicated} |`,
   ];

@@ -9,7 +9,7 @@ import type { TestDatabase } from '../support/test-database';
 
 // The authoring load benchmark's logic on a small scale, through the library instead of HTTP.
 const ANNOTATORS = 20;
-const plan: LoadPlan = { rounds: 5, judgmentsPerRound: 3, contentionPairs: 5 };
+const plan: LoadPlan = { rounds: 5, judgmentsPerRound: 3, contentionPairs: 5, thinkMs: 0 };
 
 let testDb: TestDatabase;
 let campaign: LoadCampaign;
