@@ -143,7 +143,23 @@ export function appCpuSeconds(app: AppServer): number | null {
 }
 
 /** The lines of the app's log that report errors, for a failure report. */
-export const errorLines = (app: AppServer) => app.log.filter((l) => /error/i.test(l)).slice(-20);
+const errorLines = (app: AppServer) => app.log.filter((l) => /error/i.test(l)).slice(-20);
+
+/**
+ * Ends a benchmark: on failed invariants, prints them with the app's errors, keeps the database for
+ * inspection and sets a failing exit code; otherwise drops the database and says what held.
+ */
+export async function finishRun(failed: string[], app: AppServer | undefined, scratch: ScratchDatabase, database: string, held: string): Promise<void> {
+  if (failed.length) {
+    const serverErrors = app ? errorLines(app) : [];
+    console.error(`\nFAILED:\n${failed.map((f) => `  ${f}`).join('\n')}${serverErrors.length ? `\nApp log:\n${serverErrors.join('\n')}` : ''}`);
+    console.error(`The database ${database} is kept for inspection.`);
+    process.exitCode = 1;
+  } else {
+    await scratch.drop();
+    console.log(`\n${held}`);
+  }
+}
 
 /** Cores, memory and versions, for the benchmark's report. */
 export async function describeMachine(pool: pg.Pool): Promise<string> {

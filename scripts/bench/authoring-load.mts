@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { closeDb, db, pool } from '../../lib/db/client';
-import { describeMachine, errorLines, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
+import { describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
 import { httpClient } from './authoring-load-clients';
 import { failedInvariants, plannedRequests, prepareLoadCampaign, reportTables, runAuthoringLoad, verifyAuthoringLoad, type LoadPlan } from './authoring-load-run';
 
@@ -74,12 +74,4 @@ try {
   await closeDb();
 }
 
-if (failed.length) {
-  const serverErrors = app ? errorLines(app) : [];
-  console.error(`\nFAILED:\n${failed.map((f) => `  ${f}`).join('\n')}${serverErrors.length ? `\nApp log:\n${serverErrors.join('\n')}` : ''}`);
-  console.error(`The database ${values.database} is kept for inspection.`);
-  process.exitCode = 1;
-} else {
-  await scratch.drop();
-  console.log('\nAll invariants held: every acknowledged write stored once, nothing else.');
-}
+await finishRun(failed, app, scratch, values.database!, 'All invariants held: every acknowledged write stored once, nothing else.');

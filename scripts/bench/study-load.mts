@@ -16,7 +16,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { closeDb, db, pool } from '../../lib/db/client';
-import { appCpuSeconds, describeMachine, errorLines, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
+import { appCpuSeconds, describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
 import { httpStudyClient } from './study-load-clients';
 import {
   failedInvariants, plannedRequests, prepareLoadStudy, reportTables, runStudyLoad, SAVE_BUDGET_MS, saveP95, verifyStudyLoad, type StudyLoadPlan,
@@ -84,12 +84,4 @@ try {
   await closeDb();
 }
 
-if (failed.length) {
-  const serverErrors = app ? errorLines(app) : [];
-  console.error(`\nFAILED:\n${failed.map((f) => `  ${f}`).join('\n')}${serverErrors.length ? `\nApp log:\n${serverErrors.join('\n')}` : ''}`);
-  console.error(`The database ${values.database} is kept for inspection.`);
-  process.exitCode = 1;
-} else {
-  await scratch.drop();
-  console.log('\nAll invariants held: every acknowledged answer stored once with its last value, nothing else; every item rated by exactly its overlap.');
-}
+await finishRun(failed, app, scratch, values.database!, 'All invariants held: every acknowledged answer stored once with its last value, nothing else; every item rated by exactly its overlap.');
