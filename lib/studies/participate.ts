@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import type { Database, Queryable } from '../db/transaction';
 import { invalidAnswer, type Dimension } from './dimensions';
 import { ensureAssigned, STUDY_TAKES_ANSWERS, type ParticipantRef } from './participants';
+import { hashToken, isTokenShaped } from './tokens';
 
 /** Whether a study has closed for good (closed by a curator, or past its closing date). */
 const STUDY_CLOSED = `((s.closes_at IS NOT NULL AND now() >= s.closes_at) OR s.status = 'CLOSED')`;
@@ -72,12 +73,14 @@ export type RatingInput = z.infer<typeof ratingInputSchema>;
  * double submit change the same row. Refused, with nothing stored, when the study does not take answers, the
  * consent is missing, the item is not one of the participant's, or the value is not on the dimension's scale.
  */
-export async function saveRating(db: Queryable, participant: ParticipantRef, input: RatingInput): Promise<{ saved: true }> {
-  const { rows: [ctx] } = await db.query<{ open: boolean; closed: boolean; needsConsent: boolean; dimensions: Dimension[]; assigned: boolean }>(
-    `SELECT ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed,
+export async function saveRating(db: Queryable, who: ParticipantRef | { token: string }, input: RatingInput): Promise<{ saved: true }> {
+  // A token is resolved in the same statement: one round trip fewer on the participants' hot path.
+  const [where, key] = 'token' in who ? ['p.token_hash = $1', isTokenShaped(who.token) ? hashToken(who.token) : ''] : ['p.id = $1', who.id];
+  const { rows: [ctx] } = await db.query<{ participantId: number; open: boolean; closed: boolean; needsConsent: boolean; dimensions: Dimension[]; assigned: boolean }>(
+    `SELECT p.id AS "participantId", ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed,
             (s.consent <> '' AND p.consented_at IS NULL) AS "needsConsent", s.dimensions,
             EXISTS (SELECT 1 FROM study_assignment a WHERE a.participant_id = p.id AND a.item_id = $2) AS assigned
-       FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id, input.itemId]);
+       FROM study_participant p JOIN study s ON s.id = p.study_id WHERE ${where}`, [key, input.itemId]);
   if (!ctx) throw notFound('This participation link is not valid');
   if (!ctx.open) throw conflict(ctx.closed ? 'This study has closed; answers are no longer taken' : 'This study is not open yet');
   if (ctx.needsConsent) throw conflict('Agree to the consent text before rating');
@@ -90,7 +93,7 @@ export async function saveRating(db: Queryable, participant: ParticipantRef, inp
   await db.query(
     `INSERT INTO rating (participant_id, item_id, dimension, value, text) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (participant_id, item_id, dimension) DO UPDATE SET value = EXCLUDED.value, text = EXCLUDED.text, updated_at = now()`,
-    [participant.id, input.itemId, input.dimension, value, text]);
+    [ctx.participantId, input.itemId, input.dimension, value, text]);
   return { saved: true };
 }
 

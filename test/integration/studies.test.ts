@@ -93,7 +93,8 @@ describe('rating studies', () => {
 
   it('saves every answer exactly once, refuses bad ones without storing them, and closes', async () => {
     const created = await createStudy(pool(), kbId, { ...STUDY, name: 'answers', participantsPerItem: 1, itemsPerParticipant: 15 }, curator);
-    const me = await participantByToken(pool(), (await joinByStudyLink(pool(), created.linkToken!)).token);
+    const myToken = (await joinByStudyLink(pool(), created.linkToken!)).token;
+    const me = await participantByToken(pool(), myToken);
     const other = await createStudy(pool(), kbId, { ...STUDY, name: 'other', consent: '' }, curator);
     const stranger = await participantByToken(pool(), (await joinByStudyLink(pool(), other.linkToken!)).token);
     const view = await participation(pool(), me);
@@ -111,7 +112,9 @@ describe('rating studies', () => {
 
     // Double submits (a retry, two clicks) land on the same row.
     await Promise.all(Array.from({ length: 5 }, () => saveRating(pool(), me, { itemId: item, dimension: 'naturalness', value: 4 })));
-    await saveRating(pool(), me, { itemId: item, dimension: 'naturalness', value: 5 });
+    // The participant's token reaches the same row; an unknown token reaches nothing.
+    await saveRating(pool(), { token: myToken }, { itemId: item, dimension: 'naturalness', value: 5 });
+    expect(await status(saveRating(pool(), { token: 'A'.repeat(32) }, { itemId: item, dimension: 'naturalness', value: 1 }))).toBe(404);
     const { rows } = await pool().query('SELECT value FROM rating WHERE participant_id = $1', [me.id]);
     expect(rows).toEqual([{ value: 5 }]);
     expect(await status(finishParticipation(pool(), me))).toBe(400);
