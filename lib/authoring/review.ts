@@ -167,7 +167,11 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
       `SELECT (coalesce(max(external_id::bigint) FILTER (WHERE external_id ~ '^[0-9]{1,18}$'), -1) + 1)::text AS id,
               coalesce(max(position), -1) + 1 AS position FROM query WHERE set_id = $1`, [a.query_set_id]);
     const answers = accepted.map((id) => externalOf.get(id)!);
-    const metadata = { campaign: a.name, assignment: assignmentId, author: own.annotator, reviewer: reviewerId, answerProvenance: provenance };
+    // The requirements the author recorded travel with the query (JSONL exports carry the metadata).
+    const metadata = {
+      campaign: a.name, assignment: assignmentId, author: own.annotator, reviewer: reviewerId, answerProvenance: provenance,
+      relationalRequirement: await withExternalStarts(client, a.kb_id, own.requirement), textualRequirements: own.textSpans,
+    };
     const { rows: [q] } = await client.query<{ id: number }>(
       `INSERT INTO query (set_id, external_id, position, text, answer_ids, seed_ids, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
       [a.query_set_id, next!.id, next!.position, text, answers, [externalOf.get(a.entity_id)!], JSON.stringify(metadata)]);
@@ -182,4 +186,19 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
     await auditSql(client, { userId: reviewerId, action: 'assignment.approve', targetType: 'assignment', targetId: assignmentId, kbId: a.kb_id, details: { query: next!.id, answers: answers.length } });
     return { queryId: next!.id, answers };
   });
+}
+
+type StoredRequirement = { paths: { start: { entity: number } | { type: string }; steps: unknown[] }[] } | null;
+
+/**
+ * The requirement as exported: a path starting at an entity names it by its external id, as answer ids do,
+ * since internal ids mean nothing outside this database.
+ */
+async function withExternalStarts(client: Queryable, kbId: number, requirement: unknown) {
+  const req = requirement as StoredRequirement;
+  if (!req?.paths) return null;
+  const ids = req.paths.flatMap((p) => ('entity' in p.start ? [p.start.entity] : []));
+  const { rows } = await client.query<{ id: number; external_id: string }>('SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kbId, ids]);
+  const external = new Map(rows.map((r) => [r.id, r.external_id]));
+  return { paths: req.paths.map((p) => ('entity' in p.start ? { ...p, start: { externalId: external.get(p.start.entity) ?? String(p.start.entity) } } : p)) };
 }

@@ -34,7 +34,7 @@ describe('review and approval', () => {
       { mode: 'list', text: '144\n', file: 'seeds.txt' }, null);
     const work = async (user: number, text: string, relevant: string[]) => {
       const a = (await claimNext(pool(), campaignId, user))!;
-      await saveDraft(pool(), a.id, user, { text, version: 0 });
+      await saveDraft(pool(), a.id, user, { text, version: 0, requirement: { paths: [{ start: { entity: a.entityId }, steps: [{ direction: 'out', relation: 'interacts with', targetType: 'gene/protein' }] }] }, textSpans: [{ field: 'name', start: 0, end: 5, quote: 'SMAD3' }] });
       for (const e of relevant) await judge(pool(), a.id, user, { entityId: idOf.get(e)!, label: 'relevant', evidence: [{ kind: 'edge', source: a.entityId, relation: 'interacts with', target: idOf.get(e)! }], version: 0 });
       await submitAssignment(pool(), a.id, user, 1);
       return a;
@@ -53,8 +53,15 @@ describe('review and approval', () => {
     expect(await status(approveQuery(pool(), first.id, rev!.id, { decisions: [] }))).toBe(409);
 
     const set = await getQuerySet(pool(), kbId, 'reviewed');
-    const { rows: [q] } = await pool().query<{ metadata: { answerProvenance: unknown[]; author: string } }>('SELECT metadata FROM query WHERE set_id = $1', [set.id]);
+    const { rows: [q] } = await pool().query<{ metadata: { answerProvenance: unknown[]; author: string; relationalRequirement: unknown; textualRequirements: unknown } }>('SELECT metadata FROM query WHERE set_id = $1', [set.id]);
     expect(q!.metadata.author).toBe('ann');
+    // The requirements recorded in the workspace are stored with the query, so the JSONL export has them.
+    expect(q!.metadata.relationalRequirement).toEqual({ paths: [{ start: { externalId: '144' }, steps: [{ direction: 'out', relation: 'interacts with', targetType: 'gene/protein' }] }] });
+    expect(q!.metadata.textualRequirements).toEqual([{ field: 'name', start: 0, end: 5, quote: 'SMAD3' }]);
+    const [jsonl] = await exportFiles(pool(), { setId: set.id }, 'jsonl');
+    let exported = '';
+    for await (const chunk of jsonl!.content()) exported += chunk;
+    expect(JSON.parse(exported).metadata).toMatchObject({ relationalRequirement: q!.metadata.relationalRequirement, textualRequirements: q!.metadata.textualRequirements });
     expect(q!.metadata.answerProvenance).toEqual([
       { entity: '144', chosenBy: ['seed'], decision: 'accepted' },
       { entity: '192', chosenBy: ['ann', 'bea'], decision: 'accepted' },
