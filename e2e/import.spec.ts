@@ -10,7 +10,8 @@ import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures'
  * native-format files with bad rows.
  */
 
-const IBD_DIR = process.env.SKB_PRIMEKG_IBD_DIR ?? '/work/shared/data/primekg-ibd';
+// The shared data folder sits beside the checkout.
+const IBD_DIR = process.env.SKB_PRIMEKG_IBD_DIR ?? path.resolve('..', 'shared', 'data', 'primekg-ibd');
 // The server's data folder (playwright.config.ts), where uploads are saved.
 const UPLOADS = path.resolve('.data/e2e/uploads');
 
