@@ -72,15 +72,40 @@ export async function accountParticipant(db: Queryable, studyId: number, userId:
   }
 }
 
+/** Per study, the tail of this process's queue of first visits. */
+const firstVisits = new Map<number, Promise<void>>();
+
+/**
+ * Runs `fn` after this process's earlier calls for the same study. Waiting here, rather than on the
+ * database lock, keeps the pool's connections free for other requests during a burst of first visits.
+ */
+async function inStudyQueue<T>(studyId: number, fn: () => Promise<T>): Promise<T> {
+  const before = firstVisits.get(studyId) ?? Promise.resolve();
+  let done!: () => void;
+  const tail = before.then(() => new Promise<void>((resolve) => { done = resolve; }));
+  firstVisits.set(studyId, tail);
+  try {
+    await before;
+    return await fn();
+  } finally {
+    done();
+    if (firstVisits.get(studyId) === tail) firstVisits.delete(studyId);
+  }
+}
+
 /**
  * Gives a participant their items on their first visit: the items with the fewest participants so far
  * (never more than the study's overlap), up to the study's number per participant, plus every attention
  * check, in an order shuffled with the participant's own seed. The study row is locked meanwhile, so
- * concurrent first visits share the items out one after the other.
+ * concurrent first visits share the items out one after the other, across processes too.
  */
 export async function ensureAssigned(db: Database, participant: ParticipantRef): Promise<void> {
   const has = await db.query('SELECT 1 FROM study_assignment WHERE participant_id = $1 LIMIT 1', [participant.id]);
   if (has.rows.length) return;
+  await inStudyQueue(participant.studyId, () => assignItems(db, participant));
+}
+
+async function assignItems(db: Database, participant: ParticipantRef): Promise<void> {
   await inTransaction(db, async (client) => {
     const { rows: [s] } = await client.query<{ ipp: number; ppi: number }>(
       'SELECT items_per_participant AS ipp, participants_per_item AS ppi FROM study WHERE id = $1 FOR UPDATE', [participant.studyId]);
