@@ -726,7 +726,7 @@ function genericStyle(typeName: string): Style {
 }
 
 const SENTENCES: readonly ((rng: Rng, name: string, noun: string) => string)[] = [
-  (rng, name) => `It has been described in ${between(rng, 2, 400)} independent reports, mostly from ${pick(rng, METHODS)} and ${pick(rng, METHODS)}.`,
+  (rng) => `It has been described in ${between(rng, 2, 400)} independent reports, mostly from ${pick(rng, METHODS)} and ${pick(rng, METHODS)}.`,
   (rng, name) => `Changes affecting ${name} are associated with ${pick(rng, DISEASE_ADJ)} ${pick(rng, ORGANS)} ${pick(rng, CONDITIONS)}.`,
   (rng) => `Its activity depends on ${pick(rng, SUBSTANCES)} levels and on ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)} in the ${pick(rng, ORGANS)}.`,
   (rng, _name, noun) => `Compared with related ${noun} entries, it shows ${pick(rng, ['stronger', 'weaker', 'broader', 'narrower', 'more variable'])} effects on ${pick(rng, PROCESSES)}.`,

@@ -57,9 +57,6 @@ export interface ImportSummary {
   seconds: number;
 }
 
-const ENTITY_BATCH = 2_000;
-const EDGE_BATCH = 20_000;
-
 /**
  * Imports a knowledge source as a job. Rows stream into staging tables; indexes and statistics are
  * built after the load; the result is published in one short transaction. Until then nothing is

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IngestIssue } from '../ingest/source';
 import { readJsonlQueries } from './formats/jsonl';
-import { readSplitDir, readSplitFile } from './formats/splits';
+import { readSplitFile } from './formats/splits';
 import { readStarkCsv } from './formats/stark';
 import { mergeTopicsAndQrels, readTrecQrels, readTrecTopics, type TrecTopic } from './formats/trec';
 import type { QueryFormat, SourcedQuery, SplitList } from './types';

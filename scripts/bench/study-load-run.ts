@@ -183,10 +183,11 @@ class StudyRun {
     const what = `participant ${me.index + 1} answer on item ${body.itemId} ${body.dimension}`;
     const answers = await Promise.all(Array.from({ length: twice ? 2 : 1 }, () => this.send('save', (c) => c.rate(me.token, body))));
     if (twice) this.result.doubleSubmits += 1;
-    for (const answer of answers.filter(acknowledged)) {
+    const acked = answers.filter(acknowledged).length;
+    if (acked) {
       const key = answerKey(me.index, body.itemId, body.dimension);
       const seen = this.ledger.answers.get(key)?.acknowledged ?? 0;
-      this.ledger.answers.set(key, { index: me.index, itemId: body.itemId, dimension: body.dimension, value: body.value, acknowledged: seen + 1 });
+      this.ledger.answers.set(key, { index: me.index, itemId: body.itemId, dimension: body.dimension, value: body.value, acknowledged: seen + acked });
     }
     const refused = answers.find((a) => !acknowledged(a));
     return refused ? this.refused(refused, what) : true;

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { IngestIssue } from '../../ingest/source';
 import type { SplitList } from '../types';
 import { isCanonicalInteger } from './integer-ids';
@@ -38,32 +36,6 @@ export function readSplitFile(text: string, file: string, split: string): SplitL
     }
   });
   return issues.length > 0 ? issues : list;
-}
-
-/**
- * The `train.index`, `val.index` and `test.index` files of a STaRK split directory, those that exist; at
- * least one must. Files are named in issues and positions as `<directory name>/<file>`.
- */
-export async function readSplitDir(dir: string): Promise<{ lists: SplitList[]; issues: IngestIssue[] }> {
-  const lists: SplitList[] = [];
-  const issues: IngestIssue[] = [];
-  for (const split of STARK_SPLITS) {
-    const name = `${split}.index`;
-    let text: string;
-    try {
-      text = await fs.readFile(path.join(dir, name), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
-    }
-    const result = readSplitFile(text, `${path.basename(dir)}/${name}`, split);
-    if (Array.isArray(result)) issues.push(...result);
-    else lists.push(result);
-  }
-  if (lists.length === 0 && issues.length === 0) {
-    issues.push(new IngestIssue(path.basename(dir), 0, `no split file: expected ${STARK_SPLITS.map((s) => `${s}.index`).join(', ')} or some of them`));
-  }
-  return { lists, issues };
 }
 
 /** A split file's text: ids joined by LF, with no final line end (as STaRK writes them). */
