@@ -1,33 +1,34 @@
 import type { SessionUser } from '../auth/session';
-import { db, pool } from '../db/client';
-import { AppError, notFound } from '../errors';
-import { getVisibleKb } from '../kb/access';
+import { pool } from '../db/client';
+import { notFound } from '../errors';
+import { kbVisibleSql } from '../kb/access';
+
+// One statement each: the row and the visibility of its knowledge base, so a private one never shows through.
+const CAMPAIGN_VISIBLE = `campaign c JOIN knowledge_base k ON k.id = c.kb_id WHERE ${kbVisibleSql('$2', '$3')}`;
+const ASSIGNMENT_VISIBLE = `assignment a JOIN campaign c ON c.id = a.campaign_id JOIN knowledge_base k ON k.id = c.kb_id WHERE ${kbVisibleSql('$2', '$3')}`;
 
 /** A campaign whose knowledge base the user can see; 404 otherwise, as for private knowledge bases. */
 export async function visibleCampaign(user: SessionUser, campaignId: number): Promise<{ id: number; kbId: number }> {
-  const { rows: [c] } = await pool().query<{ id: number; slug: string }>(
-    'SELECT c.id, k.slug FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id WHERE c.id = $1', [campaignId]);
+  const { rows: [c] } = await pool().query<{ id: number; kbId: number }>(
+    `SELECT c.id, c.kb_id AS "kbId" FROM ${CAMPAIGN_VISIBLE} AND c.id = $1`, [campaignId, user.role === 'ADMIN', user.id]);
   if (!c) throw notFound(`No campaign ${campaignId}`);
-  // The knowledge base's own 404 would name its slug; a private one must not show through.
-  const kb = await getVisibleKb(db(), user, c.slug).catch((err: unknown) => {
-    throw err instanceof AppError && err.status === 404 ? notFound(`No campaign ${campaignId}`) : err;
-  });
-  return { id: c.id, kbId: kb.id };
+  return c;
 }
 
 /** The user's own assignment, on a knowledge base they can still see; 404 otherwise. */
 export async function ownAssignment(user: SessionUser, assignmentId: number): Promise<{ id: number; campaignId: number }> {
-  const { rows: [a] } = await pool().query<{ id: number; campaign_id: number }>(
-    'SELECT id, campaign_id FROM assignment WHERE id = $1 AND annotator_id = $2', [assignmentId, user.id]);
+  const { rows: [a] } = await pool().query<{ id: number; campaignId: number }>(
+    `SELECT a.id, a.campaign_id AS "campaignId" FROM ${ASSIGNMENT_VISIBLE} AND a.id = $1 AND a.annotator_id = $3`,
+    [assignmentId, user.role === 'ADMIN', user.id]);
   if (!a) throw notFound(`No assignment ${assignmentId} of yours`);
-  await visibleCampaign(user, a.campaign_id);
-  return { id: a.id, campaignId: a.campaign_id };
+  return a;
 }
 
 /** Any assignment of a campaign the user can see (for reviewers); 404 otherwise. */
 export async function visibleAssignment(user: SessionUser, assignmentId: number): Promise<{ id: number; campaignId: number }> {
-  const { rows: [a] } = await pool().query<{ id: number; campaign_id: number }>('SELECT id, campaign_id FROM assignment WHERE id = $1', [assignmentId]);
+  const { rows: [a] } = await pool().query<{ id: number; campaignId: number }>(
+    `SELECT a.id, a.campaign_id AS "campaignId" FROM ${ASSIGNMENT_VISIBLE} AND a.id = $1`,
+    [assignmentId, user.role === 'ADMIN', user.id]);
   if (!a) throw notFound(`No assignment ${assignmentId}`);
-  await visibleCampaign(user, a.campaign_id);
-  return { id: a.id, campaignId: a.campaign_id };
+  return a;
 }

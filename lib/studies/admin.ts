@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import type { SessionUser } from '../auth/session';
+import { kbVisibleSql } from '../kb/access';
 import type { Dimension } from './dimensions';
 import { STUDY_TAKES_ANSWERS } from './participants';
 
@@ -91,9 +92,7 @@ export async function listParticipants(db: Queryable, studyId: number): Promise<
 /** A study whose knowledge base the user can see; 404 otherwise, as for private knowledge bases. */
 export async function visibleStudy(db: Queryable, user: SessionUser, studyId: number): Promise<{ id: number; kbId: number }> {
   const { rows: [s] } = await db.query<{ id: number; kb_id: number }>(
-    `SELECT s.id, s.kb_id FROM study s JOIN knowledge_base k ON k.id = s.kb_id
-      WHERE s.id = $1 AND k.status = 'READY'
-        AND ($2 OR k.visibility = 'PUBLIC' OR EXISTS (SELECT 1 FROM kb_member m WHERE m.kb_id = k.id AND m.user_id = $3))`,
+    `SELECT s.id, s.kb_id FROM study s JOIN knowledge_base k ON k.id = s.kb_id WHERE s.id = $1 AND ${kbVisibleSql('$2', '$3')}`,
     [studyId, user.role === 'ADMIN', user.id]);
   if (!s) throw notFound(`No study ${studyId}`);
   return { id: s.id, kbId: s.kb_id };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimNext, renewLease, skipAssignment } from '../../lib/authoring/assignments';
 import { createCampaign } from '../../lib/authoring/campaigns';
 import { sampleSeeds } from '../../lib/authoring/seeds';
+import { ownAssignment, visibleAssignment, visibleCampaign } from '../../lib/authoring/access';
 import { createUser } from '../../lib/auth/users';
 import { Role } from '../../lib/auth/roles';
 import { db, openAppDatabase, pool } from '../support/app-database';
@@ -114,6 +115,37 @@ describe('assignments: exactly k annotators per seed', () => {
       expect((await createCampaign(pool(), kbId, input, { mode: 'random', count: 1, seed: 5 }, null)).annotators).toBe(2);
     } finally {
       await pool().query(`UPDATE knowledge_base SET visibility = 'PUBLIC' WHERE id = $1`, [kbId]);
+    }
+  });
+
+  it('shows a private knowledge base\'s campaign and assignments to admins and members only', async () => {
+    const { id } = await createCampaign(pool(), kbId, { name: 'visibility', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'visibility-queries', annotatorIds: annotators.slice(5, 6), open: true },
+      { mode: 'random', count: 1, seed: 9 }, null);
+    const member = await createUser(db(), { email: 'member@example.org', password: 'a long password', role: Role.CURATOR });
+    const outsider = await createUser(db(), { email: 'outsider@example.org', password: 'a long password', role: Role.CURATOR });
+    const admin = await createUser(db(), { email: 'admin@example.org', password: 'a long password', role: Role.ADMIN });
+    const annotator = await db().user.findUniqueOrThrow({ where: { id: annotators[5]! } });
+    const assignment = (await claimNext(pool(), id, annotator.id))!;
+    await pool().query(`UPDATE knowledge_base SET visibility = 'PRIVATE' WHERE id = $1`, [kbId]);
+    try {
+      await pool().query('INSERT INTO kb_member (kb_id, user_id) VALUES ($1, $2)', [kbId, member.id]);
+      for (const who of [member, admin]) {
+        expect(await visibleCampaign(who, id)).toEqual({ id, kbId });
+        expect(await visibleAssignment(who, assignment.id)).toEqual({ id: assignment.id, campaignId: id });
+      }
+      await expect(visibleCampaign(outsider, id)).rejects.toThrow(`No campaign ${id}`);
+      await expect(visibleAssignment(outsider, assignment.id)).rejects.toThrow(`No assignment ${assignment.id}`);
+      // The annotator lost sight of the knowledge base: their own assignment is gone for them too.
+      await expect(ownAssignment(annotator, assignment.id)).rejects.toThrow(`No assignment ${assignment.id} of yours`);
+      await pool().query('INSERT INTO kb_member (kb_id, user_id) VALUES ($1, $2)', [kbId, annotator.id]);
+      expect(await ownAssignment(annotator, assignment.id)).toEqual({ id: assignment.id, campaignId: id });
+      await expect(ownAssignment(member, assignment.id)).rejects.toThrow('of yours');
+      // A knowledge base that is loading is hidden from everyone, admins too.
+      await pool().query(`UPDATE knowledge_base SET status = 'LOADING' WHERE id = $1`, [kbId]);
+      await expect(visibleCampaign(admin, id)).rejects.toThrow(`No campaign ${id}`);
+    } finally {
+      await pool().query(`UPDATE knowledge_base SET visibility = 'PUBLIC', status = 'READY' WHERE id = $1`, [kbId]);
+      await pool().query('DELETE FROM kb_member WHERE kb_id = $1 AND user_id = ANY($2::int[])', [kbId, [member.id, annotator.id]]);
     }
   });
 });
