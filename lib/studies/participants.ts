@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { conflict, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import { mulberry32 } from '../random';
-import { hashToken, isTokenShaped, newToken } from './tokens';
+import { hashToken, lookupKey, newToken } from './tokens';
 
 /** Whether a study takes answers now: open, and within its dates. */
 export const STUDY_TAKES_ANSWERS = `s.status = 'OPEN' AND (s.opens_at IS NULL OR s.opens_at <= now()) AND (s.closes_at IS NULL OR now() < s.closes_at)`;
@@ -37,7 +37,7 @@ export async function renewStudyLink(db: Queryable, studyId: number): Promise<st
 /** The study link issues a new anonymous participant, while the study takes answers. */
 export async function joinByStudyLink(db: Queryable, linkToken: string): Promise<{ studyId: number; token: string }> {
   const { rows: [s] } = await db.query<{ id: number; open: boolean }>(
-    `SELECT s.id, ${STUDY_TAKES_ANSWERS} AS open FROM study s WHERE s.link_hash = $1`, [isTokenShaped(linkToken) ? hashToken(linkToken) : '']);
+    `SELECT s.id, ${STUDY_TAKES_ANSWERS} AS open FROM study s WHERE s.link_hash = $1`, [lookupKey(linkToken)]);
   if (!s) throw notFound('This study link is not valid (it may have been replaced by a new one)');
   if (!s.open) throw conflict('This study is not taking answers now');
   return { studyId: s.id, token: (await insertParticipant(db, s.id, null)).token };
@@ -51,7 +51,7 @@ export interface ParticipantRef {
 /** The participant a token stands for; a token grants its own study and nothing else. */
 export async function participantByToken(db: Queryable, token: string): Promise<ParticipantRef> {
   const { rows: [p] } = await db.query<ParticipantRef>(
-    'SELECT id, study_id AS "studyId" FROM study_participant WHERE token_hash = $1', [isTokenShaped(token) ? hashToken(token) : '']);
+    'SELECT id, study_id AS "studyId" FROM study_participant WHERE token_hash = $1', [lookupKey(token)]);
   if (!p) throw notFound('This participation link is not valid');
   return p;
 }

@@ -9,7 +9,10 @@ export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
-/** Tokens are 32 URL-safe characters; anything else is refused before it reaches the database. */
-export function isTokenShaped(token: string): boolean {
-  return /^[A-Za-z0-9_-]{32}$/.test(token);
+/**
+ * The stored key a token from a URL is looked up by. Tokens are 32 URL-safe characters; anything else gets a
+ * key no row has, so it is refused before any hashing of arbitrary input.
+ */
+export function lookupKey(token: string): string {
+  return /^[A-Za-z0-9_-]{32}$/.test(token) ? hashToken(token) : '';
 }
