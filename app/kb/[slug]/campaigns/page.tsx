@@ -6,7 +6,7 @@ import { pool } from '@/lib/db/client';
 import { listCampaigns } from '@/lib/authoring/list';
 import { campaignsPage } from '@/components/authoring/api';
 import { CampaignList } from '@/components/authoring/campaign-list';
-import { Breadcrumbs } from '../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'Campaigns' };
 
@@ -19,7 +19,7 @@ export default async function CampaignsPage({ params }: { params: Promise<{ slug
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }]} />
+        <Breadcrumbs kb={kb} />
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h1 className="text-2xl font-semibold">Campaigns</h1>
           {can(user.role, 'queries:manage') && (

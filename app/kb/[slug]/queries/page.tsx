@@ -6,7 +6,7 @@ import { pool } from '@/lib/db/client';
 import { listQuerySets } from '@/lib/queries/sets';
 import { queriesPage, setPage } from '@/components/queries/api';
 import { fmtCount, fmtDate } from '@/components/queries/format';
-import { Breadcrumbs } from './_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import type { SearchParams } from './_lib/guard';
 
 export const metadata: Metadata = { title: 'Query sets' };
@@ -20,7 +20,7 @@ export default async function QuerySetsPage({ params, searchParams }: { params: 
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }]} />
+        <Breadcrumbs kb={kb} />
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h1 className="text-2xl font-semibold">Query sets</h1>
           {can(user.role, 'queries:manage') && (

@@ -6,7 +6,7 @@ import { pool } from '@/lib/db/client';
 import { listStudies } from '@/lib/studies/admin';
 import { studiesPage } from '@/components/studies/api';
 import { StudyList } from '@/components/studies/study-list';
-import { Breadcrumbs } from '../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'Studies' };
 
@@ -21,7 +21,7 @@ export default async function StudiesPage({ params }: { params: Promise<{ slug: 
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }]} />
+        <Breadcrumbs kb={kb} />
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h1 className="text-2xl font-semibold">Studies</h1>
           {canManage && (

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { campaignsPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { CampaignOverview } from '@/components/authoring/campaign-overview';
-import { Breadcrumbs } from '../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 type Params = { slug: string; id: string };
 
@@ -17,7 +17,7 @@ export default async function CampaignPage({ params }: { params: Promise<Params>
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: campaignsPage(kb.slug), label: 'Campaigns' }]} />
+        <Breadcrumbs kb={kb} section="campaigns" />
         <h1 className="text-2xl font-semibold" data-testid="campaign-name">{campaign.name}</h1>
       </div>
       <CampaignOverview campaignId={campaign.id} />

@@ -5,7 +5,7 @@ import { DEFAULT_GUIDELINES } from '@/lib/authoring/campaigns';
 import { metapathSchema } from '@/lib/kb/metapath';
 import { campaignsPage } from '@/components/authoring/api';
 import { CampaignForm } from '@/components/authoring/campaign-form';
-import { Breadcrumbs } from '../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'New campaign' };
 
@@ -17,7 +17,7 @@ export default async function NewCampaignPage({ params }: { params: Promise<{ sl
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: campaignsPage(kb.slug), label: 'Campaigns' }]} />
+        <Breadcrumbs kb={kb} section="campaigns" />
         <h1 className="text-2xl font-semibold">New campaign</h1>
         <p className="mt-1 max-w-3xl text-slate-600">
           Choose the seed entities, who annotates them and how many annotators write about each. A seed list is checked before

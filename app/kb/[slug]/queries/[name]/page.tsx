@@ -5,10 +5,10 @@ import { pool } from '@/lib/db/client';
 import { firstNonIntegerId, querySourceShape } from '@/lib/queries/read';
 import { compareSplits } from '@/lib/queries/set-stats';
 import { QUERY_FORMATS, type QueryFormat } from '@/lib/queries/types';
-import { queriesPage, setApi, setPage } from '@/components/queries/api';
+import { setApi, setPage } from '@/components/queries/api';
 import { fmtCount } from '@/components/queries/format';
 import { QuerySetTabs } from '@/components/queries/query-set-tabs';
-import { Breadcrumbs } from '../_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { requirePageQuerySet, type SearchParams } from '../_lib/guard';
 
 type Params = { slug: string; name: string };
@@ -27,7 +27,7 @@ export default async function QuerySetPage({ params, searchParams }: { params: P
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: queriesPage(kb.slug), label: 'Queries' }]} />
+        <Breadcrumbs kb={kb} section="queries" />
         <h1 className="text-2xl font-semibold">{set.name}</h1>
         {set.description && <p className="mt-1 max-w-3xl text-slate-600">{set.description}</p>}
         <p className="mt-1 text-sm text-slate-500" data-testid="set-summary">

@@ -3,7 +3,7 @@ import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { uploadLimitBytes } from '@/lib/ingest/uploads';
 import { queriesPage } from '@/components/queries/api';
 import { QuerySetImportForm } from '@/components/queries/query-set-import-form';
-import { Breadcrumbs } from '../_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'Import a query set' };
 
@@ -14,7 +14,7 @@ export default async function ImportQuerySetPage({ params }: { params: Promise<{
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: queriesPage(kb.slug), label: 'Queries' }]} />
+        <Breadcrumbs kb={kb} section="queries" />
         <h1 className="text-2xl font-semibold">Import a query set</h1>
         <p className="mt-1 max-w-3xl text-slate-600">
           Upload a query set in STaRK, TREC or JSONL form. Every file is checked before anything is written: if a row is wrong,

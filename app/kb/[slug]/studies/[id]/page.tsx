@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { studiesPage } from '@/components/studies/api';
 import { requirePageStudy } from '@/components/studies/study-guard';
 import { StudyOverview } from '@/components/studies/study-overview';
-import { Breadcrumbs } from '../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 type Params = { slug: string; id: string };
 
@@ -17,7 +17,7 @@ export default async function StudyPage({ params }: { params: Promise<Params> })
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: studiesPage(kb.slug), label: 'Studies' }]} />
+        <Breadcrumbs kb={kb} section="studies" />
         <h1 className="text-2xl font-semibold" data-testid="study-name">{study.name}</h1>
       </div>
       <StudyOverview slug={kb.slug} initial={study} />

@@ -3,7 +3,7 @@ import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { DEFAULT_INSTRUCTIONS } from '@/lib/studies/create';
 import { studiesPage } from '@/components/studies/api';
 import { StudyForm } from '@/components/studies/study-form';
-import { Breadcrumbs } from '../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'New study' };
 
@@ -14,7 +14,7 @@ export default async function NewStudyPage({ params }: { params: Promise<{ slug:
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[{ href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name }, { href: studiesPage(kb.slug), label: 'Studies' }]} />
+        <Breadcrumbs kb={kb} section="studies" />
         <h1 className="text-2xl font-semibold">New study</h1>
         <p className="mt-1 max-w-3xl text-slate-600">
           Choose the query sets to rate, what participants rate them on and how the items are shared out. The items are copied

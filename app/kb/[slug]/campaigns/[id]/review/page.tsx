@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { campaignPage, campaignsPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { ReviewQueue } from '@/components/authoring/review-queue';
-import { Breadcrumbs } from '../../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 type Params = { slug: string; id: string };
 
@@ -17,9 +17,7 @@ export default async function ReviewQueuePage({ params }: { params: Promise<Para
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: campaignsPage(kb.slug), label: 'Campaigns' },
+        <Breadcrumbs kb={kb} section="campaigns" trail={[
           { href: campaignPage(kb.slug, campaign.id), label: campaign.name },
         ]} />
         <h1 className="text-2xl font-semibold">Review</h1>

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound } from 'next/navigation';
 import { orNotFound, pageId, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { pool } from '@/lib/db/client';
@@ -18,13 +18,9 @@ export default async function RaterPage({ params }: { params: Promise<Params> })
   const kb = await requirePageKb(user, slug);
   const study = await orNotFound(visibleStudy(pool(), user, pageId(id)));
   if (study.kbId !== kb.id) notFound();
-  const kbPage = `/kb/${encodeURIComponent(kb.slug)}`;
   return (
     <div className="space-y-2">
-      <nav aria-label="Breadcrumbs" className="text-sm text-slate-500">
-        <Link href="/" className="hover:underline">Knowledge bases</Link> / <Link href={kbPage} className="hover:underline">{kb.name}</Link>
-        {' / '}<Link href={`${kbPage}/studies`} className="hover:underline">Studies</Link> /
-      </nav>
+      <Breadcrumbs kb={kb} section="studies" />
       <RatingScreen api={raterApi(study.id)} access="account" />
     </div>
   );

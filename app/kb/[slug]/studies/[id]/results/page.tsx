@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { studiesPage, studyPage } from '@/components/studies/api';
 import { requirePageStudy } from '@/components/studies/study-guard';
 import { StudyResults } from '@/components/studies/study-results';
-import { Breadcrumbs } from '../../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 type Params = { slug: string; id: string };
 
@@ -17,9 +17,7 @@ export default async function StudyResultsPage({ params }: { params: Promise<Par
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: studiesPage(kb.slug), label: 'Studies' },
+        <Breadcrumbs kb={kb} section="studies" trail={[
           { href: studyPage(kb.slug, study.id), label: study.name },
         ]} />
         <h1 className="text-2xl font-semibold">Results</h1>

@@ -3,7 +3,7 @@ import { pageId } from '@/lib/auth/page-guard';
 import { campaignPage, campaignsPage, reviewPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { ReviewSeed } from '@/components/authoring/review-seed';
-import { Breadcrumbs } from '../../../../queries/_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 
 type Params = { slug: string; id: string; entityId: string };
 
@@ -20,9 +20,7 @@ export default async function ReviewSeedPage({ params }: { params: Promise<Param
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: campaignsPage(kb.slug), label: 'Campaigns' },
+        <Breadcrumbs kb={kb} section="campaigns" trail={[
           { href: campaignPage(kb.slug, campaign.id), label: campaign.name },
           { href: reviewPage(kb.slug, campaign.id), label: 'Review' },
         ]} />

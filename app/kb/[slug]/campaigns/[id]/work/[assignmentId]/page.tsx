@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound } from 'next/navigation';
 import { orNotFound, pageId, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { pool } from '@/lib/db/client';
 import { workspace } from '@/lib/authoring/workspace';
-import { campaignPage, campaignsPage } from '@/components/authoring/api';
+import { campaignPage } from '@/components/authoring/api';
 import { AnnotatorWorkspace } from '@/components/authoring/workspace/workspace';
 
 type Params = { slug: string; id: string; assignmentId: string };
@@ -22,11 +22,9 @@ export default async function WorkPage({ params }: { params: Promise<Params> }) 
   return (
     <section className="space-y-4">
       <div>
-        <nav aria-label="Breadcrumbs" className="text-sm text-slate-500">
-          <Link href="/" className="hover:underline">Knowledge bases</Link> / <Link href={`/kb/${encodeURIComponent(kb.slug)}`} className="hover:underline">{kb.name}</Link>
-          {' / '}<Link href={campaignsPage(kb.slug)} className="hover:underline">Campaigns</Link>
-          {' / '}<Link href={campaignPage(kb.slug, ws.campaign.id)} className="hover:underline">{ws.campaign.name}</Link> /
-        </nav>
+        <Breadcrumbs kb={kb} section="campaigns" trail={[
+          { href: campaignPage(kb.slug, ws.campaign.id), label: ws.campaign.name },
+        ]} />
         <h1 className="text-2xl font-semibold">Write a query about this seed</h1>
         <p className="text-sm text-slate-500">A question the seed answers without naming it; then every entity that answers it, judged.</p>
       </div>

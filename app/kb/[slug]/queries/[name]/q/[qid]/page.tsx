@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { can } from '@/lib/auth/roles';
 import { pool } from '@/lib/db/client';
 import { getQuery } from '@/lib/queries/edit';
-import { queriesPage, queryPage, setPage } from '@/components/queries/api';
+import { queryPage, setPage } from '@/components/queries/api';
 import { QueryDetailView } from '@/components/queries/query-detail';
-import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { orNotFound } from '@/lib/auth/page-guard';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 
@@ -22,9 +22,7 @@ export default async function QueryPage({ params, searchParams }: { params: Prom
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: queriesPage(kb.slug), label: 'Queries' },
+        <Breadcrumbs kb={kb} section="queries" trail={[
           { href: setPage(kb.slug, set.name), label: set.name },
         ]} />
         <h1 className="text-2xl font-semibold">Query {query.id}</h1>

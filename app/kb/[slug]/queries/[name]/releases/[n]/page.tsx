@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import { pool } from '@/lib/db/client';
 import { firstNonIntegerId } from '@/lib/queries/read';
 import { getRelease } from '@/lib/queries/releases';
-import { queriesPage, releasePage, setPage } from '@/components/queries/api';
+import { releasePage, setPage } from '@/components/queries/api';
 import { fmtCount, fmtDate, fmtPercent, splitLabel } from '@/components/queries/format';
 import { MarkdownText } from '@/components/queries/markdown-text';
 import { ReleaseDownload } from '@/components/queries/release-download';
-import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { orNotFound, pageId } from '@/lib/auth/page-guard';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 import { Panel } from '@/components/panel';
@@ -31,9 +31,7 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: queriesPage(kb.slug), label: 'Queries' },
+        <Breadcrumbs kb={kb} section="queries" trail={[
           { href: setPage(kb.slug, set.name, 'releases'), label: set.name },
         ]} />
         <h1 className="text-2xl font-semibold">Release {release.number}: {release.name}</h1>

@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { pool } from '@/lib/db/client';
 import { getRun } from '@/lib/queries/runs';
-import { queriesPage, runPage, setPage } from '@/components/queries/api';
+import { runPage, setPage } from '@/components/queries/api';
 import { RunView } from '@/components/queries/run-view';
-import { Breadcrumbs } from '../../../_lib/breadcrumbs';
+import { Breadcrumbs } from '@/components/breadcrumbs';
 import { orNotFound, pageId } from '@/lib/auth/page-guard';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 
@@ -24,9 +24,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   return (
     <section className="space-y-4">
       <div>
-        <Breadcrumbs trail={[
-          { href: `/kb/${encodeURIComponent(kb.slug)}`, label: kb.name },
-          { href: queriesPage(kb.slug), label: 'Queries' },
+        <Breadcrumbs kb={kb} section="queries" trail={[
           { href: setPage(kb.slug, set.name, 'runs'), label: set.name },
         ]} />
         <h1 className="text-2xl font-semibold">Run: {run.name}</h1>
