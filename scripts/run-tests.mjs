@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { summarize } from './test-summary.mjs';
 
 const CHROMIUM = process.env.SKB_CHROMIUM ?? '/usr/bin/chromium';
 const PG_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -47,7 +48,6 @@ for (const [name, [cmd, ...args]] of steps) {
 }
 
 console.log('\n=== Summary');
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds}s)`);
-const failed = results.filter((r) => !r.ok).length + (steps.length - results.length);
-console.log(`steps: ${steps.length - failed} passed, ${failed} failed`);
+const { lines, failed } = summarize(steps.map(([name]) => name), results);
+for (const line of lines) console.log(line);
 process.exit(failed ? 1 : 0);
