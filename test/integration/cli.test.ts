@@ -20,9 +20,13 @@ describe('skb CLI', () => {
   let testDb: TestDatabase | undefined;
   let env: NodeJS.ProcessEnv;
   let dataDir: string;
+  let previousDataDir: string | undefined;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-'));
+    // The cases that stand in for a running app serve the embedded database of this folder from here.
+    previousDataDir = process.env.SKB_DATA_DIR;
+    process.env.SKB_DATA_DIR = dataDir;
     env = { ...process.env, SKB_DATA_DIR: dataDir, DATABASE_URL: '' };
     if (!embeddedMode) {
       testDb = await createTestDatabase();
@@ -30,6 +34,7 @@ describe('skb CLI', () => {
     }
   });
   afterAll(async () => {
+    process.env.SKB_DATA_DIR = previousDataDir;
     await testDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -89,47 +94,56 @@ describe('skb CLI', () => {
     expect(second.knowledgeBases.every((k) => !k.loaded)).toBe(true);
   });
 
-  it('imports, describes, exports and scores a query set', () => {
-    const ibd = path.resolve(process.cwd(), '..', 'shared', 'data', 'primekg-ibd');
-    expect(skb(['import', '--kb', 'ibd', '--format', 'text-graph', '--json', path.join(ibd, 'nodes.jsonl'), path.join(ibd, 'edges.csv')]).code).toBe(0);
-    const csv = path.join(ibd, 'stark_prime_qa_ibd_subset.csv');
-    const imported = skb(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', '--origin', 'synthesized', '--json', csv]);
-    expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toMatchObject({ setName: 'ibd-qa', queries: 829, unresolved: { count: 0 } });
+  /**
+   * The query-set commands in a row. On the embedded suite they go through an embedded database this process
+   * serves, as when the app is running: each command then skips opening PGlite itself (about a second each),
+   * which the cases above already cover.
+   */
+  it('imports, describes, exports and scores a query set', async () => {
+    const server = embeddedMode ? await openEmbedded({ owner: 'server' }) : undefined;
+    const cli = async (args: string[]) => runSkb(args, env);
+    try {
+      const ibd = path.resolve(process.cwd(), '..', 'shared', 'data', 'primekg-ibd');
+      expect((await cli(['import', '--kb', 'ibd', '--format', 'text-graph', '--json', path.join(ibd, 'nodes.jsonl'), path.join(ibd, 'edges.csv')])).code).toBe(0);
+      const csv = path.join(ibd, 'stark_prime_qa_ibd_subset.csv');
+      const imported = await cli(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', '--origin', 'synthesized', '--json', csv]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ setName: 'ibd-qa', queries: 829, unresolved: { count: 0 } });
 
-    const stats = JSON.parse(skb(['queries', 'stats', '--set', 'ibd-qa', '--json']).stdout) as { queries: number; multiAnswer: number };
-    const rows = fs.readFileSync(csv, 'utf8').trim().split('\n').slice(1);
-    expect(stats.queries).toBe(rows.length);
-    expect(stats.multiAnswer).toBe(rows.filter((r) => r.endsWith(']"')).length);
+      const stats = JSON.parse((await cli(['queries', 'stats', '--set', 'ibd-qa', '--json'])).stdout) as { queries: number; multiAnswer: number };
+      const rows = fs.readFileSync(csv, 'utf8').trim().split('\n').slice(1);
+      expect(stats.queries).toBe(rows.length);
+      expect(stats.multiAnswer).toBe(rows.filter((r) => r.endsWith(']"')).length);
 
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-export-'));
-    const exported = skb(['queries', 'export', '--set', 'ibd-qa', '--format', 'stark', '--out', out, '--json']);
-    expect(exported.code, exported.stderr).toBe(0);
-    expect(fs.readFileSync(path.join(out, 'stark_qa.csv')).equals(fs.readFileSync(csv))).toBe(true);
-    expect(fs.readdirSync(out)).toEqual(['stark_qa.csv']);
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-export-'));
+      const exported = await cli(['queries', 'export', '--set', 'ibd-qa', '--format', 'stark', '--out', out, '--json']);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(out, 'stark_qa.csv')).equals(fs.readFileSync(csv))).toBe(true);
+      expect(fs.readdirSync(out)).toEqual(['stark_qa.csv']);
 
-    const again = skb(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', csv]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/A query set named "ibd-qa" exists/);
+      const again = await cli(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-qa', '--format', 'stark', csv]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/A query set named "ibd-qa" exists/);
 
-    const run = path.join(out, 'one.run');
-    const first = rows[0]!.split(',')[0]!;
-    fs.writeFileSync(run, `${first} Q0 144 1 3.5 mine\n`);
-    const scored = skb(['eval', '--set', 'ibd-qa', '--run', run, '--json']);
-    expect(scored.code, scored.stderr).toBe(0);
-    expect(JSON.parse(scored.stdout)).toMatchObject({ name: 'mine', status: 'DONE', summary: { overall: { queries: 829, notRetrieved: 828 } } });
-    fs.writeFileSync(run, `nope Q0 144 1 3.5 mine\n`);
-    const refused = skb(['eval', '--set', 'ibd-qa', '--run', run]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/one\.run: 1 query not in the query set \(first: nope at line 1\)/);
-    fs.rmSync(out, { recursive: true, force: true });
+      const run = path.join(out, 'one.run');
+      const first = rows[0]!.split(',')[0]!;
+      fs.writeFileSync(run, `${first} Q0 144 1 3.5 mine\n`);
+      const scored = await cli(['eval', '--set', 'ibd-qa', '--run', run, '--json']);
+      expect(scored.code, scored.stderr).toBe(0);
+      expect(JSON.parse(scored.stdout)).toMatchObject({ name: 'mine', status: 'DONE', summary: { overall: { queries: 829, notRetrieved: 828 } } });
+      fs.writeFileSync(run, `nope Q0 144 1 3.5 mine\n`);
+      const refused = await cli(['eval', '--set', 'ibd-qa', '--run', run]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/one\.run: 1 query not in the query set \(first: nope at line 1\)/);
+      fs.rmSync(out, { recursive: true, force: true });
+    } finally {
+      await server?.stop();
+    }
   });
 
   // Only the embedded database has an owner process to share with.
   if (embeddedMode) it('works through the running app\'s embedded database', async () => {
     // Stand in for a running app: this process serves the embedded database, the CLI connects to it.
-    const previous = process.env.SKB_DATA_DIR;
-    process.env.SKB_DATA_DIR = dataDir;
     const server = await openEmbedded({ owner: 'server' });
     try {
       const created = await runSkb(['create-user', '--email', 'while-running@example.org', '--role', 'rater', '--json'], env, 'a strong password\n');
@@ -141,7 +155,6 @@ describe('skb CLI', () => {
       expect(rows).toEqual([{ role: 'RATER' }]);
     } finally {
       await server.stop();
-      process.env.SKB_DATA_DIR = previous;
     }
   });
 });
