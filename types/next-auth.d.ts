@@ -8,6 +8,8 @@ declare module 'next-auth' {
   interface Session {
     uid: number;
     sv: number;
+    sid: string;
+    auth: number;
   }
 }
 
@@ -15,5 +17,9 @@ declare module 'next-auth/jwt' {
   interface JWT {
     uid: number;
     sv: number;
+    /** This sign-in's id, so signing out can end it alone. */
+    sid: string;
+    /** When the user signed in (seconds since the epoch): no session outlives SKB_SESSION_HOURS from then. */
+    auth: number;
   }
 }

@@ -1,16 +1,12 @@
+import crypto from 'node:crypto';
 import type { NextAuthOptions } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { db } from '../db/client';
 import { AppError } from '../errors';
+import { clientAddress } from '../http/client-address';
+import { safeRedirectUrl } from '../http/return-path';
+import { isSessionClaims, revokeSession, SESSION_MAX_AGE_SECONDS } from './sessions';
 import { authenticate } from './users';
-
-export const SESSION_MAX_AGE_SECONDS = Number(process.env.SKB_SESSION_HOURS ?? 12) * 3600;
-
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  return first || 'unknown';
-}
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
@@ -23,7 +19,7 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
       async authorize(credentials, req) {
         try {
-          const user = await authenticate(db(), credentials?.email ?? '', credentials?.password ?? '', clientIp(req.headers));
+          const user = await authenticate(db(), credentials?.email ?? '', credentials?.password ?? '', clientAddress(req.headers));
           return { id: String(user.id), email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         } catch (err) {
           // next-auth passes the message of a thrown error to the sign-in form as `error`.
@@ -38,13 +34,26 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.uid = Number(user.id);
         token.sv = user.sessionVersion;
+        token.sid = crypto.randomUUID();
+        token.auth = Math.floor(Date.now() / 1000);
       }
       return token;
     },
     session({ session, token }) {
       session.uid = token.uid;
       session.sv = token.sv;
+      session.sid = token.sid;
+      session.auth = token.auth;
       return session;
+    },
+    redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl);
+    },
+  },
+  events: {
+    // Signing out ends the session on the server too: a copy of the cookie is refused from now on.
+    async signOut({ token }) {
+      if (token && isSessionClaims(token)) await revokeSession(db(), token);
     },
   },
 };

@@ -14,8 +14,6 @@ const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const MAX_MEM = 64 * 1024 * 1024;
 
-export const MIN_PASSWORD_LENGTH = 8;
-
 /** Encodes algorithm, cost and salt with the hash so costs can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);

@@ -2,19 +2,24 @@ import { z } from 'zod';
 import type { PrismaClient } from '../db/generated/client';
 import { audit } from '../audit';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../errors';
-import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password';
-import { checkLoginThrottle, recordLoginAttempt } from './login-throttle';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { newPasswordSchema } from './password-policy';
+import { checkLoginThrottle, recordLoginAttempt, throttleMessage } from './login-throttle';
 import { Role, ROLES } from './roles';
+
+// The longest address SMTP can carry; also keeps a megabyte of "email" out of the parser and the database.
+export const MAX_EMAIL_LENGTH = 254;
 
 export const emailSchema = z
   .string()
   .trim()
+  .max(MAX_EMAIL_LENGTH, { message: `must be at most ${MAX_EMAIL_LENGTH} characters`, abort: true })
   .toLowerCase()
   .pipe(z.email({ message: 'not a valid email address' }));
 
 export const newUserSchema = z.object({
   email: emailSchema,
-  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
+  password: newPasswordSchema,
   role: z.enum(ROLES),
   name: z.string().trim().max(200).optional(),
 });
@@ -54,10 +59,7 @@ export async function authenticate(db: PrismaClient, rawEmail: string, password:
   const email = emailSchema.safeParse(rawEmail);
   if (!email.success || !password) throw unauthorized('Wrong email or password');
   const verdict = await checkLoginThrottle(db, email.data, ip);
-  if (!verdict.allowed) {
-    const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
-    throw tooManyRequests(`Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-  }
+  if (!verdict.allowed) throw tooManyRequests(throttleMessage(verdict));
   const user = await db.user.findUnique({ where: { email: email.data }, select: { ...publicFields, passwordHash: true, sessionVersion: true } });
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   const succeeded = ok && !!user && !user.disabled;
@@ -83,6 +85,62 @@ export async function setUserRole(db: PrismaClient, actorId: number, userId: num
     }
     const updated = await tx.user.update({ where: { id: userId }, data: { role }, select: publicFields });
     await audit(tx, { userId: actorId, action: 'user.role', targetType: 'user', targetId: userId, details: { from: user.role, to: role } });
+    return updated;
+  });
+}
+
+/** Finds a user by sign-in email (for the command line, which names users that way). */
+export async function userIdByEmail(db: PrismaClient, rawEmail: string): Promise<number> {
+  const email = emailSchema.safeParse(rawEmail);
+  const user = email.success ? await db.user.findUnique({ where: { email: email.data }, select: { id: true } }) : null;
+  if (!user) throw notFound(`No user with email ${rawEmail}`);
+  return user.id;
+}
+
+/**
+ * Disables (or enables again) an account. Disabling ends the user's sessions at once and refuses sign-in;
+ * the last active admin cannot be disabled, or nobody could manage users again.
+ */
+export async function setUserDisabled(db: PrismaClient, actorId: number | null, userId: number, disabled: boolean): Promise<PublicUser> {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: publicFields });
+    if (!user) throw notFound(`No user with id ${userId}`);
+    if (user.disabled === disabled) return user;
+    if (disabled && user.role === Role.ADMIN) {
+      const admins = await tx.user.count({ where: { role: Role.ADMIN, disabled: false } });
+      if (admins <= 1) throw conflict('This is the last active admin; make another user admin first');
+    }
+    const updated = await tx.user.update({
+      where: { id: userId },
+      data: { disabled, ...(disabled ? { sessionVersion: { increment: 1 } } : {}) },
+      select: publicFields,
+    });
+    await audit(tx, { userId: actorId, action: disabled ? 'user.disable' : 'user.enable', targetType: 'user', targetId: userId, details: { email: user.email } });
+    return updated;
+  });
+}
+
+/** Sets a new password chosen by an admin, under the password policy, and ends the user's sessions. */
+export async function resetPassword(db: PrismaClient, actorId: number | null, userId: number, password: string): Promise<PublicUser> {
+  const parsed = newPasswordSchema.safeParse(password);
+  if (!parsed.success) throw badRequest(`Invalid password: ${parsed.error.issues[0]!.message}`, { password: parsed.error.issues.map((i) => i.message) });
+  const passwordHash = await hashPassword(parsed.data);
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+    if (!user) throw notFound(`No user with id ${userId}`);
+    const updated = await tx.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } }, select: publicFields });
+    await audit(tx, { userId: actorId, action: 'user.password', targetType: 'user', targetId: userId, details: { email: user.email } });
+    return updated;
+  });
+}
+
+/** Signs a user out everywhere: every session issued so far is refused from now on. */
+export async function endUserSessions(db: PrismaClient, actorId: number | null, userId: number): Promise<PublicUser> {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+    if (!user) throw notFound(`No user with id ${userId}`);
+    const updated = await tx.user.update({ where: { id: userId }, data: { sessionVersion: { increment: 1 } }, select: publicFields });
+    await audit(tx, { userId: actorId, action: 'user.sessions.end', targetType: 'user', targetId: userId, details: { email: user.email } });
     return updated;
   });
 }
