@@ -16,3 +16,4 @@ export const forbidden = (message = 'Your role does not allow this') => new AppE
 export const notFound = (message = 'Not found') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
 export const tooManyRequests = (message: string) => new AppError(429, message);
+export const payloadTooLarge = (message: string) => new AppError(413, message);

@@ -6,4 +6,4 @@ export const PUT = apiRoute('kb:manage', async ({ req }) => {
   const declared = req.headers.get('content-length');
   const upload = await saveUpload(req.body, new URL(req.url).searchParams.get('name'), uploadLimitBytes(), declared ? Number(declared) : undefined);
   return json(upload, 201);
-});
+}, { bodyLimit: 'streamed' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiRoute, json, parseWith } from '@/lib/http/api';
+import { apiRoute, json, parseWith, readText } from '@/lib/http/api';
 import { badRequest } from '@/lib/errors';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
@@ -28,10 +28,8 @@ const querySchema = z.object({
 export const POST = apiRoute<Params>('kb:browse', async ({ req, user, params }) => {
   const { set } = await visibleQuerySet(user, params.slug, params.name);
   const opts = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > MAX_RUN_BYTES) throw badRequest(`The run file is larger than ${MAX_RUN_BYTES / 1024 / 1024} MB`);
-  const text = await req.text();
+  const text = await readText(req);
   if (!text.trim()) throw badRequest(`${opts.file} is empty`);
   const id = await evaluateRunFile(pool(), await runTarget(pool(), set, opts.release), { name: opts.name ?? '', fileName: opts.file, text, format: opts.format, userId: user.id });
   return json(await getRun(pool(), set.id, id), 201);
-});
+}, { bodyLimit: MAX_RUN_BYTES });
