@@ -28,7 +28,7 @@ function useDemoDatabase(): void {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await openAppDatabase();
-    await seedDemo(pool(), db(), { password: 'demo password' });
+    await seedDemo(pool(), db(), { password: 'demo-Passw0rd-kb' });
   });
   afterAll(async () => {
     await testDb.drop();
