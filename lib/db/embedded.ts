@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { isAlive } from '../process';
 import { dataDir } from './paths';
 import { holdExtendedQueryBatches } from './protocol-batches';
 
@@ -36,15 +37,6 @@ const pgDataDir = () => path.join(dataDir(), 'pglite');
 
 export function embeddedUrl(port: number): string {
   return `postgresql://postgres@127.0.0.1:${port}/postgres`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function readLock(): LockInfo | null {

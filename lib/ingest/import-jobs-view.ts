@@ -214,7 +214,10 @@ async function visibleJobRow(pool: pg.Pool, prisma: PrismaClient, user: Actor, i
 }
 
 export async function getImportJob(pool: pg.Pool, prisma: PrismaClient, user: Actor, id: number): Promise<ImportJobDetail> {
-  const job = toJob(await visibleJobRow(pool, prisma, user, id));
+  let row = await visibleJobRow(pool, prisma, user, id);
+  // A job whose process died shows as failed, with why, the moment anyone looks at it.
+  if (row.status === 'RUNNING' && (await recoverAbandonedImports(pool, id)).length) row = await visibleJobRow(pool, prisma, user, id);
+  const job = toJob(row);
   // Only the first errors and the summary without its error list: the page polls this every second.
   const { rows } = await pool.query<{ errors: ImportError[]; summary: Omit<ImportSummary, 'errors'> | null }>(
     `SELECT jsonb_path_query_array(errors, '$[0 to ${ERRORS_SHOWN - 1}]') AS errors, summary - 'errors' AS summary FROM import_job WHERE id = $1`,
@@ -225,6 +228,7 @@ export async function getImportJob(pool: pg.Pool, prisma: PrismaClient, user: Ac
 
 /** The latest jobs the user may see, newest first. */
 export async function listImportJobs(pool: pg.Pool, user: Actor, limit: number): Promise<ImportJob[]> {
+  await recoverAbandonedImports(pool);
   const { rows } = await pool.query<JobRow>(
     `SELECT ${JOB_COLUMNS} FROM ${JOB_FROM}
       WHERE $1 OR j.created_by = $2 OR EXISTS (SELECT 1 FROM kb_member m WHERE m.kb_id = j.kb_id AND m.user_id = $2)
@@ -234,9 +238,15 @@ export async function listImportJobs(pool: pg.Pool, user: Actor, limit: number):
   return rows.map(toJob);
 }
 
-export async function cancelImportJob(pool: pg.Pool, prisma: PrismaClient, user: Actor, id: number): Promise<void> {
+/**
+ * Asks a running import to stop ('RUNNING': it does at its next progress write). An import whose
+ * process is gone cannot stop itself: it is cleaned up here and now ('FAILED').
+ */
+export async function cancelImportJob(pool: pg.Pool, prisma: PrismaClient, user: Actor, id: number): Promise<'RUNNING' | 'FAILED'> {
   const row = await visibleJobRow(pool, prisma, user, id);
+  if ((await recoverAbandonedImports(pool, id)).length) return 'FAILED';
   if (!(await requestCancel(pool, id))) throw conflict(`Import job ${id} is not running (${row.status.toLowerCase()})`);
+  return 'RUNNING';
 }
 
 /** Every bad row of a job as TSV (`file, line, reason`); tabs and line breaks in a reason become spaces. */

@@ -3,10 +3,10 @@ import { conflict } from '../errors';
 import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
 import { countHubRelations, HUB_DEGREE, replaceHubCounts, type HubCount } from '../kb/hub-counts';
-import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type TableNames } from './partitions';
+import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
 import { rowWriter } from './row-writer';
 import { IngestIssue, type KnowledgeSource } from './source';
-import { finishJob, recordProgress, startJob, type ImportPhase } from './jobs';
+import { finishJob, recordProgress, startHeartbeat, startJob, type ImportPhase } from './jobs';
 
 export interface ImportOptions {
   slug: string;
@@ -68,6 +68,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
   const log = new IssueLog(opts.onError ?? 'stop', opts.maxErrors ?? 1000);
   const { kbId, created } = await claimKnowledgeBase(pool, opts);
   const jobId = await startJob(pool, { kbId, slug: opts.slug, format: opts.format, files: opts.files, createdBy: opts.createdBy ?? null });
+  const stopHeartbeat = startHeartbeat(pool, jobId);
   opts.onJobCreated?.(jobId);
   const staging = stagingTables(jobId);
   const client = await pool.connect();
@@ -133,6 +134,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     await finishJob(pool, jobId, cancelled ? 'CANCELLED' : 'FAILED', state, issues, null, (fatal as Error).message).catch(() => {});
     throw fatal;
   } finally {
+    stopHeartbeat();
     if (!released) client.release();
   }
 }
@@ -254,17 +256,17 @@ async function publish(client: pg.PoolClient, kbId: number, staging: TableNames,
  * Removes what a failed import wrote: its staging tables, and either the knowledge base it created
  * or the type and relation rows it added to the one it was replacing.
  */
-export async function discardImport(pool: pg.Pool, kbId: number, created: boolean, staging: TableNames): Promise<void> {
-  await dropTables(pool, staging);
+export async function discardImport(db: Queryable, kbId: number, created: boolean, staging: TableNames): Promise<void> {
+  await dropTables(db, staging);
   if (created) {
-    await pool.query(`DELETE FROM knowledge_base WHERE id = $1 AND status = 'LOADING'`, [kbId]);
+    await db.query(`DELETE FROM knowledge_base WHERE id = $1 AND status = 'LOADING'`, [kbId]);
   } else {
-    await forgetUnusedNames(pool, kbId);
+    await forgetUnusedNames(db, kbId);
   }
 }
 
 /** After a failed re-import: type and relation rows it created, which the live version does not use. */
-async function forgetUnusedNames(pool: pg.Pool, kbId: number): Promise<void> {
-  await pool.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM entity e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
-  await pool.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM edge e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
+async function forgetUnusedNames(db: Queryable, kbId: number): Promise<void> {
+  await db.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM entity e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
+  await db.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT EXISTS (SELECT 1 FROM edge e WHERE e.kb_id = $1 AND e.type_id = t.id)', [kbId]);
 }

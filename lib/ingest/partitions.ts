@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-type Queryable = Pick<pg.ClientBase, 'query'>;
+export type Queryable = Pick<pg.ClientBase, 'query'>;
 
 export interface TableNames {
   entity: string;

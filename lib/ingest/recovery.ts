@@ -1,24 +1,81 @@
 import type pg from 'pg';
 import { discardImport } from './importer';
+import { runsHere } from './jobs';
+import { ownerGone } from './owner';
 import { stagingTables } from './partitions';
 
-/** A running job whose process has written nothing for this long is taken to have died. */
-export const ABANDONED_AFTER_MINUTES = 15;
+/**
+ * A running job owned by another host (whose processes cannot be checked from here) is taken to have
+ * died when its heartbeat, touched every half minute while it runs, is this old.
+ */
+export const ABANDONED_AFTER_MINUTES = 5;
+
+// A dead importer's database session may still be finishing a statement and hold the staging tables:
+// the cleanup then gives up quickly and is retried by the next recovery instead of blocking a request.
+const LOCK_TIMEOUT = '2s';
+
+interface RunningJob {
+  id: number;
+  owner_host: string | null;
+  owner_pid: number | null;
+  owner_start: string | null;
+  stale: boolean;
+}
 
 /**
  * Cleans up imports whose process died (killed, crashed, machine restarted): marks the job failed and
  * removes its staging tables and, for a first import, the invisible knowledge base it had created.
+ * A job on this host is recovered as soon as its process is gone; one on another host once its heartbeat
+ * is stale. Safe to run at any time and in several processes at once: each job is cleaned up by one of
+ * them, in one transaction. `jobId` limits it to one job. Returns the jobs it recovered.
  */
-export async function recoverAbandonedImports(pool: pg.Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ id: number; kb_id: number | null; created: boolean }>(
-    `UPDATE import_job j SET status = 'FAILED', message = 'The import was interrupted (its process stopped).', finished_at = now()
-       FROM import_job j0 LEFT JOIN knowledge_base kb ON kb.id = j0.kb_id
-      WHERE j.id = j0.id AND j0.status = 'RUNNING' AND j0.updated_at < now() - make_interval(mins => $1)
-      RETURNING j.id, j.kb_id, (kb.status = 'LOADING') AS created`,
-    [ABANDONED_AFTER_MINUTES],
+export async function recoverAbandonedImports(pool: pg.Pool, jobId?: number): Promise<number[]> {
+  const { rows } = await pool.query<RunningJob>(
+    `SELECT id, owner_host, owner_pid, owner_start, heartbeat_at < now() - make_interval(mins => $1) AS stale
+       FROM import_job WHERE status = 'RUNNING' AND ($2::int IS NULL OR id = $2)`,
+    [ABANDONED_AFTER_MINUTES, jobId ?? null],
   );
+  const recovered: number[] = [];
   for (const job of rows) {
-    if (job.kb_id !== null) await discardImport(pool, job.kb_id, job.created, stagingTables(job.id));
+    const gone = ownerGone({ host: job.owner_host, pid: job.owner_pid, start: job.owner_start }, () => runsHere(job.id));
+    if (!(gone ?? job.stale)) continue;
+    const message = gone
+      ? `The import was interrupted: its process (pid ${job.owner_pid} on ${job.owner_host}) stopped.`
+      : `The import was interrupted: its process${job.owner_host ? ` on ${job.owner_host}` : ''} stopped reporting for ${ABANDONED_AFTER_MINUTES} minutes.`;
+    if (await closeJob(pool, job.id, message)) recovered.push(job.id);
   }
-  return rows.map((r) => r.id);
+  return recovered;
+}
+
+/** Discards what the job wrote and marks it failed, all or nothing; false when another process got there first. */
+async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    // The row lock makes concurrent recoveries take turns; the later one finds the job no longer running.
+    const { rows } = await client.query<{ kb_id: number | null; created: boolean }>(
+      `SELECT j.kb_id, (kb.status = 'LOADING') AS created FROM import_job j LEFT JOIN knowledge_base kb ON kb.id = j.kb_id
+        WHERE j.id = $1 AND j.status = 'RUNNING' FOR UPDATE OF j`,
+      [jobId],
+    );
+    const job = rows[0];
+    if (!job) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    if (job.kb_id !== null) await discardImport(client, job.kb_id, job.created, stagingTables(jobId));
+    await client.query(
+      `UPDATE import_job SET status = 'FAILED', message = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      [jobId, message],
+    );
+    await client.query('COMMIT');
+    return true;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    console.warn(`Recovering import job ${jobId} failed, to be retried: ${(err as Error).message}`);
+    return false;
+  } finally {
+    client.release();
+  }
 }

@@ -7,6 +7,7 @@ import { openEmbedded, type EmbeddedDatabase } from '../../../lib/db/embedded';
 import { migrate } from '../../../lib/db/migrate';
 import { dataDir, projectRoot } from '../../../lib/db/paths';
 import { seedDemo } from '../../../lib/demo/seed';
+import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
 
 export interface ServeOptions {
   port: number;
@@ -41,6 +42,7 @@ export async function run(opts: ServeOptions): Promise<void> {
   try {
     const migrations = await migrate(process.env.DATABASE_URL!);
     if (migrations.applied.length) console.log(`Applied migrations: ${migrations.applied.join(', ')}`);
+    for (const id of await recoverAbandonedImports(pool())) console.log(`Import job ${id} was interrupted when the app last stopped; cleaned up`);
     const credentials = (opts.demo ?? !!embedded) ? await loadDemo() : [];
     await closeDb();
 
