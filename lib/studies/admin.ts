@@ -40,6 +40,7 @@ export interface StudyDetail extends StudySummary {
   itemsPerParticipant: number;
   participantsPerItem: number;
   showAnswers: boolean;
+  allowEditsAfterFinish: boolean;
   seed: number;
   hasStudyLink: boolean;
   attentionChecks: number;
@@ -49,7 +50,8 @@ export interface StudyDetail extends StudySummary {
 export async function studyDetail(db: Queryable, studyId: number): Promise<StudyDetail> {
   const { rows: [s] } = await db.query<Omit<StudyDetail, 'sources'>>(
     `SELECT x.*, s.kb_id AS "kbId", s.instructions, s.consent, s.dimensions, s.items_per_participant AS "itemsPerParticipant",
-            s.participants_per_item AS "participantsPerItem", s.show_answers AS "showAnswers", s.seed, s.link_hash IS NOT NULL AS "hasStudyLink",
+            s.participants_per_item AS "participantsPerItem", s.show_answers AS "showAnswers",
+            s.allow_edits_after_finish AS "allowEditsAfterFinish", s.seed, s.link_hash IS NOT NULL AS "hasStudyLink",
             (SELECT count(*)::int FROM study_item i WHERE i.study_id = s.id AND i.attention IS NOT NULL) AS "attentionChecks"
        FROM study s JOIN LATERAL (${SUMMARY} WHERE s.id = $1) x ON x.id = s.id WHERE s.id = $1`, [studyId]);
   if (!s) throw notFound(`No study ${studyId}`);

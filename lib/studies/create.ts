@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../input';
 import { badRequest, conflict } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import { setNameSchema } from '../queries/sets';
@@ -21,14 +22,14 @@ next query. Your answers are saved as you go; you can stop at any time and come 
 const sourceSchema = z.object({
   querySet: setNameSchema,
   /** A release number of the set: its frozen queries instead of the live set. */
-  release: z.number().int().min(1).optional(),
+  release: idSchema.optional(),
   /** At most this many queries of the source (a seeded sample); all when absent. */
   sample: z.number().int().min(1).max(100_000).optional(),
 }).strict();
 
 const attentionSchema = z.object({
   text: z.string().trim().min(1).max(1000),
-  dimension: z.string(),
+  dimension: z.string().max(40),
   /** The values an attentive participant gives, e.g. [1] for "Please choose 1 on naturalness". */
   accept: z.array(z.number().int()).min(1).max(20),
 }).strict();
@@ -42,6 +43,8 @@ export const studyInputSchema = z.object({
   itemsPerParticipant: z.number().int().min(1).max(10_000),
   participantsPerItem: z.number().int().min(1).max(1000),
   showAnswers: z.boolean().default(false),
+  /** Whether a participant who has finished may still change their answers while the study is open. */
+  allowEditsAfterFinish: z.boolean().default(false),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   attentionChecks: z.array(attentionSchema).max(20).default([]),
   opensAt: z.iso.datetime({ offset: true }).nullable().default(null),
@@ -83,10 +86,10 @@ export async function createStudy(db: Database, kbId: number, raw: StudyInput, u
     const linkToken = input.studyLink ? newToken() : null;
     const { rows: [study] } = await client.query<{ id: number }>(
       `INSERT INTO study (kb_id, name, instructions, consent, dimensions, status, opens_at, closes_at, items_per_participant,
-                          participants_per_item, show_answers, seed, link_hash, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+                          participants_per_item, show_answers, allow_edits_after_finish, seed, link_hash, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
       [kbId, input.name, input.instructions, input.consent, JSON.stringify(input.dimensions), input.open ? 'OPEN' : 'DRAFT', input.opensAt, input.closesAt,
-        input.itemsPerParticipant, input.participantsPerItem, input.showAnswers, input.seed, linkToken && hashToken(linkToken), userId]);
+        input.itemsPerParticipant, input.participantsPerItem, input.showAnswers, input.allowEditsAfterFinish, input.seed, linkToken && hashToken(linkToken), userId]);
     const id = study!.id;
 
     let items = 0;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { idSchema } from '../input';
 import { badRequest, conflict, notFound } from '../errors';
 import type { Database, Queryable } from '../db/transaction';
 import { invalidAnswer, type Dimension } from './dimensions';
-import { ensureAssigned, STUDY_TAKES_ANSWERS, type ParticipantRef } from './participants';
+import { ensureAssigned, findAccountParticipant, participationExpired, STUDY_TAKES_ANSWERS, type ParticipantRef } from './participants';
 import { lookupKey } from './tokens';
 
 /** Whether a study has closed for good (closed by a curator, or past its closing date). */
@@ -19,10 +20,13 @@ export interface ParticipationItem {
 export interface Participation {
   study: {
     id: number; name: string; instructions: string; consent: string; dimensions: Dimension[]; showAnswers: boolean;
+    /** Whether a participant who has finished may still change their answers. */
+    allowEditsAfterFinish: boolean;
     /** Taking answers now; when not, `closed` tells a closed study from one not open yet. */
     open: boolean; closed: boolean; opensAt: string | null; closesAt: string | null;
   };
-  participant: { consentedAt: string | null; finishedAt: string | null };
+  /** `startedAt` is null until the participant starts (`startParticipation`), which hands out their items. */
+  participant: { consentedAt: string | null; startedAt: string | null; finishedAt: string | null };
   /** The participant's items in their order; attention checks look like any other item. */
   items: ParticipationItem[];
   ratings: { itemId: number; dimension: string; value: number | null; text: string | null }[];
@@ -30,23 +34,43 @@ export interface Participation {
   complete: number;
 }
 
-/** What a participant sees: the study, their items (given on the first visit) and their answers so far. */
-export async function participation(db: Database, participant: ParticipantRef): Promise<Participation> {
+/** What a participant sees: the study, their items and their answers so far. Reading it changes nothing. */
+export const participation = (db: Queryable, participant: ParticipantRef): Promise<Participation> => view(db, participant.studyId, participant.id);
+
+/** A signed-in rater's view of a study: as a participant's, with nothing started when they have not taken part yet. */
+export async function accountParticipation(db: Queryable, studyId: number, userId: number): Promise<Participation> {
+  return view(db, studyId, (await findAccountParticipant(db, studyId, userId))?.id ?? null);
+}
+
+async function view(db: Queryable, studyId: number, participantId: number | null): Promise<Participation> {
   const { rows: [row] } = await db.query<Participation['study'] & Participation['participant']>(
-    `SELECT s.id, s.name, s.instructions, s.consent, s.dimensions, s.show_answers AS "showAnswers", ${STUDY_TAKES_ANSWERS} AS open,
-            ${STUDY_CLOSED} AS closed, s.opens_at AS "opensAt", s.closes_at AS "closesAt", p.consented_at AS "consentedAt", p.finished_at AS "finishedAt"
-       FROM study_participant p JOIN study s ON s.id = p.study_id WHERE p.id = $1`, [participant.id]);
+    `SELECT s.id, s.name, s.instructions, s.consent, s.dimensions, s.show_answers AS "showAnswers", s.allow_edits_after_finish AS "allowEditsAfterFinish",
+            ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed, s.opens_at AS "opensAt", s.closes_at AS "closesAt",
+            p.consented_at AS "consentedAt", p.started_at AS "startedAt", p.finished_at AS "finishedAt"
+       FROM study s LEFT JOIN study_participant p ON p.id = $2 AND p.study_id = s.id WHERE s.id = $1`, [studyId, participantId]);
   if (!row) throw notFound('This participation link is not valid');
-  if (row.open) await ensureAssigned(db, participant);
-  const [{ rows: items }, { rows: ratings }] = await Promise.all([
+  const [{ rows: items }, { rows: ratings }] = participantId === null ? [{ rows: [] }, { rows: [] }] : await Promise.all([
     db.query<ParticipationItem>(
       `SELECT i.id AS "itemId", a.position, i.text, CASE WHEN $2 THEN i.answer_names ELSE '{}' END AS "answerNames"
-         FROM study_assignment a JOIN study_item i ON i.id = a.item_id WHERE a.participant_id = $1 ORDER BY a.position`, [participant.id, row.showAnswers]),
+         FROM study_assignment a JOIN study_item i ON i.id = a.item_id WHERE a.participant_id = $1 ORDER BY a.position`, [participantId, row.showAnswers]),
     db.query<Participation['ratings'][number]>(
-      'SELECT item_id AS "itemId", dimension, value, text FROM rating WHERE participant_id = $1 ORDER BY item_id, dimension', [participant.id]),
+      'SELECT item_id AS "itemId", dimension, value, text FROM rating WHERE participant_id = $1 ORDER BY item_id, dimension', [participantId]),
   ]);
-  const { consentedAt, finishedAt, ...study } = row;
-  return { study, participant: { consentedAt, finishedAt }, items, ratings, complete: completeItems(study.dimensions, items, ratings) };
+  const { consentedAt, startedAt, finishedAt, ...study } = row;
+  return { study, participant: { consentedAt, startedAt, finishedAt }, items, ratings, complete: completeItems(study.dimensions, items, ratings) };
+}
+
+/**
+ * Starts the participation: hands out the participant's items (see `ensureAssigned`), once, and answers the
+ * view. Refused while the study does not take answers. (Rating still waits for the consent.)
+ */
+export async function startParticipation(db: Database, participant: ParticipantRef): Promise<Participation> {
+  const { rows: [ctx] } = await db.query<{ open: boolean; closed: boolean }>(
+    `SELECT ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed FROM study s WHERE s.id = $1`, [participant.studyId]);
+  if (!ctx) throw notFound('This participation link is not valid');
+  if (!ctx.open) throw conflict(ctx.closed ? 'This study has closed; answers are no longer taken' : 'This study is not open yet');
+  await ensureAssigned(db, participant);
+  return participation(db, participant);
 }
 
 function completeItems(dimensions: Dimension[], items: { itemId: number }[], ratings: { itemId: number; dimension: string }[]): number {
@@ -61,7 +85,7 @@ export async function giveConsent(db: Queryable, participant: ParticipantRef): P
 }
 
 export const ratingInputSchema = z.object({
-  itemId: z.number().int().positive(),
+  itemId: idSchema,
   dimension: z.string().min(1).max(40),
   value: z.number().nullable().optional(),
   text: z.string().max(2000).nullable().optional(),
@@ -71,35 +95,46 @@ export type RatingInput = z.infer<typeof ratingInputSchema>;
 /**
  * Saves one answer, at once and exactly once: the (participant, item, dimension) key makes a repeated or
  * double submit change the same row. Refused, with nothing stored, when the study does not take answers, the
- * consent is missing, the item is not one of the participant's, or the value is not on the dimension's scale.
+ * consent is missing, the participant has finished (unless the study allows changes after finishing) or has
+ * lost their items for not rating, the item is not one of the participant's, or the value is not on the scale.
  */
 export async function saveRating(db: Queryable, who: ParticipantRef | { token: string }, input: RatingInput): Promise<{ saved: true }> {
   // A token is resolved in the same statement: one round trip fewer on the participants' hot path.
   const [where, key] = 'token' in who ? ['p.token_hash = $1', lookupKey(who.token)] : ['p.id = $1', who.id];
-  const { rows: [ctx] } = await db.query<{ participantId: number; open: boolean; closed: boolean; needsConsent: boolean; dimensions: Dimension[]; assigned: boolean }>(
+  const { rows: [ctx] } = await db.query<{
+    participantId: number; open: boolean; closed: boolean; needsConsent: boolean; finished: boolean; expired: boolean; dimensions: Dimension[]; assigned: boolean;
+  }>(
     `SELECT p.id AS "participantId", ${STUDY_TAKES_ANSWERS} AS open, ${STUDY_CLOSED} AS closed,
             (s.consent <> '' AND p.consented_at IS NULL) AS "needsConsent", s.dimensions,
+            (p.finished_at IS NOT NULL AND NOT s.allow_edits_after_finish) AS finished, p.expired_at IS NOT NULL AS expired,
             EXISTS (SELECT 1 FROM study_assignment a WHERE a.participant_id = p.id AND a.item_id = $2) AS assigned
        FROM study_participant p JOIN study s ON s.id = p.study_id WHERE ${where}`, [key, input.itemId]);
   if (!ctx) throw notFound('This participation link is not valid');
+  if (ctx.expired) throw participationExpired();
   if (!ctx.open) throw conflict(ctx.closed ? 'This study has closed; answers are no longer taken' : 'This study is not open yet');
   if (ctx.needsConsent) throw conflict('Agree to the consent text before rating');
+  if (ctx.finished) throw conflict('You have finished this study; your answers can no longer be changed');
   if (!ctx.assigned) throw notFound(`Item ${input.itemId} is not one of your items`);
   const dimension = ctx.dimensions.find((d) => d.key === input.dimension);
   if (!dimension) throw badRequest(`dimension: "${input.dimension}" is not a dimension of this study`);
   const wrong = invalidAnswer(dimension, input);
   if (wrong) throw badRequest(wrong);
   const [value, text] = dimension.kind === 'text' ? [null, input.text!] : [input.value!, null];
-  await db.query(
-    `INSERT INTO rating (participant_id, item_id, dimension, value, text) VALUES ($1, $2, $3, $4, $5)
+  // The participant row is key-share-locked while the answer is written: giving idle participants' items
+  // back locks them first, so the two never cross (see `reclaimIdle`).
+  const { rowCount } = await db.query(
+    `INSERT INTO rating (participant_id, item_id, dimension, value, text)
+     SELECT p.id, $2, $3, $4, $5 FROM study_participant p WHERE p.id = $1 AND p.expired_at IS NULL FOR KEY SHARE
      ON CONFLICT (participant_id, item_id, dimension) DO UPDATE SET value = EXCLUDED.value, text = EXCLUDED.text, updated_at = now()`,
     [ctx.participantId, input.itemId, input.dimension, value, text]);
+  if (!rowCount) throw participationExpired();
   return { saved: true };
 }
 
 /** Marks the participation finished once every item has its required answers. */
-export async function finishParticipation(db: Database, participant: ParticipantRef): Promise<void> {
+export async function finishParticipation(db: Queryable, participant: ParticipantRef): Promise<void> {
   const view = await participation(db, participant);
+  if (!view.participant.startedAt) throw conflict('Start the study before finishing it');
   const missing = view.items.length - view.complete;
   if (missing > 0) throw badRequest(`${missing} item${missing > 1 ? 's' : ''} still need${missing > 1 ? '' : 's'} an answer on every required scale`);
   await db.query('UPDATE study_participant SET finished_at = coalesce(finished_at, now()) WHERE id = $1', [participant.id]);

@@ -2,7 +2,7 @@
 // (the token in the path is the credential), or the library functions the route handlers call (for the test).
 import type pg from 'pg';
 import { joinByStudyLink, participantByToken } from '../../lib/studies/participants';
-import { finishParticipation, giveConsent, participation, saveRating } from '../../lib/studies/participate';
+import { finishParticipation, giveConsent, saveRating, startParticipation } from '../../lib/studies/participate';
 import { answerOf, request, type Answer } from './app-server';
 
 export interface RatingBody {
@@ -15,7 +15,7 @@ export interface RatingBody {
 export interface StudyClient {
   /** Answers `{token}`. */
   join(linkToken: string): Promise<Answer>;
-  /** Answers the Participation: the study, the participant's items (given on the first visit) and answers. */
+  /** Starts: answers the Participation, the study, the participant's items (given now) and answers. */
   open(token: string): Promise<Answer>;
   consent(token: string): Promise<Answer>;
   rate(token: string, body: RatingBody): Promise<Answer>;
@@ -32,7 +32,7 @@ export function httpStudyClient(baseUrl: string): StudyClient {
   const own = (token: string) => `/api/participate/${encodeURIComponent(token)}`;
   return {
     join: (linkToken) => send('POST', `/api/join/${encodeURIComponent(linkToken)}`),
-    open: (token) => send('GET', own(token)),
+    open: (token) => send('POST', `${own(token)}/start`),
     consent: (token) => send('POST', `${own(token)}/consent`),
     rate: (token, body) => send('PUT', `${own(token)}/ratings`, body),
     finish: (token) => send('POST', `${own(token)}/finish`),
@@ -42,9 +42,11 @@ export function httpStudyClient(baseUrl: string): StudyClient {
 /** The library calls behind the participant routes, with errors answered as the routes answer them. */
 export function libraryStudyClient(pool: pg.Pool): StudyClient {
   const as = (token: string) => participantByToken(pool, token);
+  // Each participant from an address of their own, as a crowd's browsers are.
+  let joins = 0;
   return {
-    join: (linkToken) => answerOf(async () => ({ token: (await joinByStudyLink(pool, linkToken)).token })),
-    open: (token) => answerOf(async () => participation(pool, await as(token))),
+    join: (linkToken) => answerOf(async () => ({ token: (await joinByStudyLink(pool, linkToken, `participant-${++joins}`)).token })),
+    open: (token) => answerOf(async () => startParticipation(pool, await as(token))),
     consent: (token) => answerOf(async () => { await giveConsent(pool, await as(token)); return { consented: true }; }),
     rate: (token, body) => answerOf(async () => saveRating(pool, await as(token), body)),
     finish: (token) => answerOf(async () => { await finishParticipation(pool, await as(token)); return { finished: true }; }),

@@ -48,6 +48,10 @@ console.log(`Study ${study.studyId}: ${study.items} items, ${study.itemsPerParti
 let app: AppServer | undefined;
 let failed: string[];
 try {
+  // Every participant joins from this machine's address at once: lift the study link's join limits, which
+  // exist to stop exactly such a burst from one place.
+  process.env.SKB_STUDY_JOINS_PER_ADDRESS ??= String(participants);
+  process.env.SKB_STUDY_JOINS_PER_LINK ??= String(participants);
   app = await startApp(scratch.url, values.port ? Number(values.port) : undefined);
   console.log(`App up at ${app.baseUrl}; ${participants} participants join at once ...`);
   const bar = new cliProgress.SingleBar({
