@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../input';
 import { badRequest, conflict } from '../errors';
 import { auditSql, inTransaction, type Database } from '../db/transaction';
 import { setNameSchema } from '../queries/sets';
@@ -30,7 +31,7 @@ export const campaignInputSchema = z.object({
   leakPolicy: z.enum(['warn', 'block']).default('warn'),
   /** The query set approved queries go to; created (origin human) when it does not exist. */
   querySet: setNameSchema,
-  annotatorIds: z.array(z.number().int().positive()).min(1).max(1000),
+  annotatorIds: z.array(idSchema).min(1).max(1000),
   open: z.boolean().default(true),
 });
 export type CampaignInput = z.infer<typeof campaignInputSchema>;

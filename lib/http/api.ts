@@ -110,14 +110,17 @@ export function errorResponse(err: unknown): Response {
   return json({ error: 'Internal error' }, 500);
 }
 
+export const KIB = 1024;
+export const MIB = 1024 * KIB;
+
 /** The body limit of routes that declare none: JSON bodies of forms and editors. SKB_JSON_BODY_LIMIT_KB, default 64. */
 export function defaultBodyLimit(): number {
   const kb = Number(process.env.SKB_JSON_BODY_LIMIT_KB);
-  return (Number.isFinite(kb) && kb > 0 ? kb : 64) * 1024;
+  return (Number.isFinite(kb) && kb > 0 ? kb : 64) * KIB;
 }
 
 export function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`;
+  return bytes >= MIB ? `${+(bytes / MIB).toFixed(1)} MiB` : `${+(bytes / KIB).toFixed(1)} KiB`;
 }
 
 const tooLarge = (limit: number) => payloadTooLarge(`The request body is larger than this route's limit of ${formatBytes(limit)}`);

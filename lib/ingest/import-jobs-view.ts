@@ -29,7 +29,7 @@ export const startImportSchema = z
     slug: z.string().regex(/^[a-z0-9-]{2,64}$/, 'use 2 to 64 lowercase letters, digits and "-"'),
     name: z.string().trim().min(1).max(200).optional(),
     format: z.enum(IMPORT_FORMATS),
-    uploads: z.array(z.string()).min(1, 'pick at least one file').max(100),
+    uploads: z.array(z.string().max(100)).min(1, 'pick at least one file').max(100),
     onError: z.enum(['stop', 'skip']).default('stop'),
     maxErrors: z.number().int().min(0).max(1_000_000).default(1000),
     replace: z.boolean().default(false),

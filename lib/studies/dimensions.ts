@@ -14,7 +14,7 @@ export const dimensionSchema = z.discriminatedUnion('kind', [
     question: z.string().max(1000).default(''),
     min: z.number().int().min(-10).max(10),
     max: z.number().int().min(-9).max(20),
-    anchors: z.record(z.string(), z.string().max(100)).default({}),
+    anchors: z.record(z.string().max(3), z.string().max(100)).default({}),
     required: z.boolean().default(true),
   }).strict().refine((d) => d.max > d.min && d.max - d.min <= 10, { message: 'max must be above min, with at most 11 points' })
     .refine((d) => Object.keys(d.anchors).every((k) => Number.isInteger(Number(k)) && Number(k) >= d.min && Number(k) <= d.max), { message: 'anchors label points of the scale' }),
@@ -23,7 +23,7 @@ export const dimensionSchema = z.discriminatedUnion('kind', [
     key: keySchema,
     label: z.string().trim().min(1).max(100),
     question: z.string().max(1000).default(''),
-    anchors: z.record(z.string(), z.string().max(100)).default({ 0: 'No', 1: 'Yes' }),
+    anchors: z.record(z.string().max(3), z.string().max(100)).default({ 0: 'No', 1: 'Yes' }),
     required: z.boolean().default(true),
   }).strict(),
   z.object({

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { apiRoute, idParam, readJson } from '@/lib/http/api';
+import { apiRoute, idParam, MIB, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { ownAssignment } from '@/lib/authoring/access';
-import { saveDraft, textSpanSchema } from '@/lib/authoring/drafts';
+import { MAX_QUERY_LENGTH, saveDraft, textSpanSchema } from '@/lib/authoring/drafts';
 import { metapathsInputSchema } from '@/lib/kb/metapath-input';
 
 const bodySchema = z.object({
-  text: z.string(),
+  text: z.string().max(MAX_QUERY_LENGTH),
   requirement: z.object({ paths: metapathsInputSchema }).strict().nullable().optional(),
   textSpans: z.array(textSpanSchema).max(100).optional(),
   version: z.number().int().min(0),
@@ -17,4 +17,4 @@ export const PUT = apiRoute<{ id: string }>('campaigns:annotate', async ({ req, 
   const a = await ownAssignment(user, idParam(params.id, 'assignment id'));
   const { requirement, ...draft } = await readJson(req, bodySchema);
   return saveDraft(pool(), a.id, user.id, { ...draft, requirement: requirement ?? undefined });
-});
+}, { bodyLimit: MIB }); // up to 100 quoted document spans

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
 import { db, pool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
+import { idTextSchema } from '@/lib/input';
 import { MAX_ELEMENTS, MAX_HOPS, neighbourhood } from '@/lib/kb/neighbourhood';
 
 const querySchema = z.object({
-  entity: z.coerce.number({ error: 'must be an entity id' }).int().positive(),
+  entity: idTextSchema,
   hops: z.coerce.number().int().min(1).max(MAX_HOPS).default(1),
-  rel: z.array(z.string().trim().min(1, 'must not be empty')).max(100).default([]),
+  rel: z.array(z.string().trim().min(1, 'must not be empty').max(200)).max(100).default([]),
   dir: z.enum(['both', 'out', 'in']).default('both'),
   budget: z.coerce.number().int().min(1).max(MAX_ELEMENTS).default(MAX_ELEMENTS),
 });

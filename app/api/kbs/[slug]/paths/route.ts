@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
 import { db, pool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
+import { idTextSchema } from '@/lib/input';
 import { findPaths, MAX_PATH_HOPS } from '@/lib/kb/paths';
 
 const querySchema = z.object({
-  from: z.coerce.number().int().positive(),
-  to: z.coerce.number().int().positive(),
+  from: idTextSchema,
+  to: idTextSchema,
   hops: z.coerce.number().int().min(1).max(MAX_PATH_HOPS).default(MAX_PATH_HOPS),
   rel: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
 });

@@ -21,7 +21,7 @@ const importSchema = z.object({
   unknownIds: z.enum(['reject', 'keep']).default('reject'),
   replace: z.boolean().default(false),
   // Files sent first to PUT /api/uploads; `kind` says what each holds.
-  files: z.array(z.object({ uploadId: z.string(), kind: z.enum(['queries', 'split', 'topics', 'qrels']) }).strict()).min(1).max(20),
+  files: z.array(z.object({ uploadId: z.string().max(100), kind: z.enum(['queries', 'split', 'topics', 'qrels']) }).strict()).min(1).max(20),
 }).strict();
 
 /** Imports uploaded files as a query set: all checked first, then written in one transaction, or nothing. */

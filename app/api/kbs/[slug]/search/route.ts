@@ -6,7 +6,7 @@ import { searchEntities } from '@/lib/kb/search';
 
 const querySchema = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(500),
-  type: z.array(z.string()).default([]),
+  type: z.array(z.string().max(200)).max(100).default([]),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).max(10_000).default(0),
 });

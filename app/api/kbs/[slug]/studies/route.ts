@@ -1,4 +1,4 @@
-import { apiRoute, json, readJson } from '@/lib/http/api';
+import { apiRoute, json, MIB, readJson } from '@/lib/http/api';
 import { db, pool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { listStudies } from '@/lib/studies/admin';
@@ -14,4 +14,4 @@ export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ user, params
 export const POST = apiRoute<{ slug: string }>('queries:manage', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   return json(await createStudy(pool(), kb.id, await readJson(req, studyInputSchema), user.id), 201);
-});
+}, { bodyLimit: MIB }); // instructions and consent text of up to 50,000 characters each, and the dimensions

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
+import { idTextSchema } from '@/lib/input';
 import { compareStoredRuns } from '@/lib/queries/runs';
 
-const querySchema = z.object({ a: z.coerce.number().int().min(1), b: z.coerce.number().int().min(1) });
+const querySchema = z.object({ a: idTextSchema, b: idTextSchema });
 
 /** Two runs side by side: mean per metric, the difference, wins and losses, a paired randomization test. */
 export const GET = apiRoute<{ slug: string; name: string }>('kb:browse', async ({ req, user, params }) => {

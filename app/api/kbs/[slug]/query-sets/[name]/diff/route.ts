@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
+import { idTextSchema, MAX_DB_ID } from '@/lib/input';
 import { diffReleases } from '@/lib/queries/releases';
 
 const querySchema = z.object({
-  from: z.coerce.number().int().min(1),
-  to: z.coerce.number().int().min(1),
+  from: idTextSchema,
+  to: idTextSchema,
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_DB_ID).default(0),
 });
 
 /** What changed between two releases: counts and a page of the changed queries. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiRoute, json, readJson } from '@/lib/http/api';
+import { apiRoute, json, KIB, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
 import { createRelease, listReleases } from '@/lib/queries/releases';
@@ -21,4 +21,4 @@ export const POST = apiRoute<Params>('queries:manage', async ({ req, user, param
   const { kb, set } = await visibleQuerySet(user, params.slug, params.name);
   const body = await readJson(req, releaseSchema);
   return json(await createRelease(pool(), set, kb, { ...body, userId: user.id }), 201);
-});
+}, { bodyLimit: 256 * KIB }); // release notes of up to 20,000 characters

@@ -3,6 +3,7 @@ import { apiRoute, json, parseWith, readText } from '@/lib/http/api';
 import { badRequest } from '@/lib/errors';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
+import { idTextSchema } from '@/lib/input';
 import { RUN_FORMATS } from '@/lib/queries/run-files';
 import { evaluateRunFile, getRun, listRuns, runTarget } from '@/lib/queries/runs';
 
@@ -18,7 +19,7 @@ const querySchema = z.object({
   file: z.string().trim().min(1, 'give the file name').max(255),
   name: z.string().trim().max(200).optional(),
   format: z.enum(RUN_FORMATS).optional(),
-  release: z.coerce.number().int().min(1).optional(),
+  release: idTextSchema.optional(),
 });
 
 /**

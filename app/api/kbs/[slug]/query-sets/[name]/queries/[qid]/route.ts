@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiRoute, readJson } from '@/lib/http/api';
+import { apiRoute, MIB, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
 import { getQuery, updateQuery } from '@/lib/queries/edit';
@@ -27,4 +27,4 @@ export const PATCH = apiRoute<Params>('queries:manage', async ({ req, user, para
   const { kb, set } = await visibleQuerySet(user, params.slug, params.name);
   const change = await readJson(req, changeSchema);
   return updateQuery(pool(), kb.id, set.id, params.qid, change, user.id);
-});
+}, { bodyLimit: MIB }); // up to 10,000 answer and 10,000 seed ids

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { apiRoute, json, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
+import { idSchema } from '@/lib/input';
 import { runBaseline, startBaseline } from '@/lib/queries/baseline';
 import { getRun, runTarget } from '@/lib/queries/runs';
 
-const bodySchema = z.object({ release: z.number().int().min(1).optional() }).strict();
+const bodySchema = z.object({ release: idSchema.optional() }).strict();
 
 /**
  * Starts the full-text baseline run and answers at once with the RUNNING run; it fills in its progress

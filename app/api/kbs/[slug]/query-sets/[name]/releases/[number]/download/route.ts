@@ -7,7 +7,7 @@ import { getRelease } from '@/lib/queries/releases';
 import { QUERY_FORMATS } from '@/lib/queries/types';
 
 const querySchema = z.object({
-  formats: z.string().default(QUERY_FORMATS.join(','))
+  formats: z.string().max(200).default(QUERY_FORMATS.join(','))
     .transform((s) => s.split(',').map((f) => f.trim()).filter(Boolean))
     .pipe(z.array(z.enum(QUERY_FORMATS)).min(1)),
 });

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { apiRoute, idParam, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
+import { MAX_DB_ID } from '@/lib/input';
 import { RUN_QUERY_SORTS, runQueries } from '@/lib/queries/runs';
 
 const querySchema = z.object({
   split: z.string().max(100).optional(),
   sort: z.enum(RUN_QUERY_SORTS).default('position'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: z.coerce.number().int().min(0).max(MAX_DB_ID).default(0),
 });
 
 /** A page of the run's per-query scores, in set order or worst first by a metric. */
