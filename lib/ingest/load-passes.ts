@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { flattenDocument } from '../kb/document-text';
 import type { IssueLog } from './issues';
 import type { RowWriter } from './row-writer';
+import { unstorableEdge, unstorableEntity } from './readers/fields';
 import { IngestIssue, type KnowledgeSource } from './source';
 
 export type Progress = (phase: 'entities' | 'edges' | 'indexes') => Promise<void>;
@@ -155,6 +156,11 @@ async function readEntities(client: pg.PoolClient, kbId: number, source: Knowled
       log.add(item);
       continue;
     }
+    const unfit = unstorableEntity(item);
+    if (unfit) {
+      log.add(new IngestIssue(item.at.file, item.at.line, item.at.line ? unfit : `entity ${JSON.stringify(item.externalId)}: ${unfit}`));
+      continue;
+    }
     if (index.has(item.externalId)) {
       log.add(new IngestIssue(item.at.file, item.at.line, `duplicate entity id "${item.externalId}"`));
       continue;
@@ -185,6 +191,11 @@ async function writeEdges(source: KnowledgeSource, writer: RowWriter, relations:
     counters.rowsRead += 1;
     if (item instanceof IngestIssue) {
       log.add(item);
+      continue;
+    }
+    const unfit = unstorableEdge(item);
+    if (unfit) {
+      log.add(new IngestIssue(item.at.file, item.at.line, item.at.line ? unfit : `edge ${JSON.stringify(item.source)} -> ${JSON.stringify(item.target)}: ${unfit}`));
       continue;
     }
     const s = index.find(item.source);

@@ -1,4 +1,4 @@
-import { IngestIssue } from '../source';
+import { IngestIssue, type EdgeRecord, type EntityRecord } from '../source';
 
 /** An id as text: strings are trimmed, integers accepted; anything else is not an id. */
 export function idText(value: unknown): string | null {
@@ -23,4 +23,57 @@ export function propertiesColumn(text: string | undefined, file: string, line: n
     // reported below
   }
   return new IngestIssue(file, line, 'properties must be a JSON object');
+}
+
+/** Documents and properties nested deeper than this are bad rows: no real one comes close, and deeper ones exhaust stacks. */
+export const MAX_NESTING = 100;
+
+const NUL = 'contains a NUL character (U+0000), which PostgreSQL text cannot store';
+const SURROGATE = 'contains an unpaired surrogate (half of a UTF-16 pair, such as \\ud800), which PostgreSQL text cannot store';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(s: string): string | null {
+  if (s.includes('\u0000')) return NUL;
+  return LONE_SURROGATE.test(s) ? SURROGATE : null;
+}
+
+/** Why PostgreSQL could not store this value (text, keys or nesting), or null. Iterative: no input can exhaust the stack. */
+function unstorable(value: unknown): string | null {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length) {
+    const [v, depth] = pending.pop()!;
+    if (typeof v === 'string') {
+      const why = textProblem(v);
+      if (why) return why;
+    } else if (v !== null && typeof v === 'object') {
+      if (depth >= MAX_NESTING) return `is nested more than ${MAX_NESTING} levels deep`;
+      const array = Array.isArray(v);
+      for (const [key, child] of Object.entries(v)) {
+        const why = array ? null : textProblem(key);
+        if (why) return why;
+        pending.push([child, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
+function firstProblem(fields: [label: string, value: unknown][]): string | null {
+  for (const [label, value] of fields) {
+    const why = unstorable(value);
+    if (why) return `${label} ${why}`;
+  }
+  return null;
+}
+
+/**
+ * Why an entity, as any reader produced it, cannot be stored, or null. Checked on the row path every
+ * format shares, so each reader's rows become bad rows with file and line instead of failing the load.
+ */
+export function unstorableEntity(e: EntityRecord): string | null {
+  return firstProblem([['the id', e.externalId], ['the type', e.type], ['the name', e.name], ['an alias', e.aliases], ['the document', e.document]]);
+}
+
+export function unstorableEdge(e: EdgeRecord): string | null {
+  return firstProblem([['the source', e.source], ['the relation', e.relation], ['the target', e.target], ['the properties', e.properties]]);
 }
