@@ -11,42 +11,88 @@ type UserRow = Omit<PublicUser, 'createdAt'> & { createdAt: string };
 export function UserAdmin({ currentUserId }: { currentUserId: number }) {
   const queryClient = useQueryClient();
   const users = useQuery({ queryKey: ['users'], queryFn: () => fetchJson<{ users: UserRow[] }>('/api/users') });
-  const changeRole = useMutation({
-    mutationFn: ({ id, role }: { id: number; role: Role }) =>
-      fetchJson<UserRow>(`/api/users/${id}`, { method: 'PATCH', body: JSON.stringify({ role }) }),
+  const change = useMutation({
+    mutationFn: ({ url, method, body }: { url: string; method: string; body?: unknown }) =>
+      fetchJson<UserRow>(url, { method, body: body === undefined ? undefined : JSON.stringify(body) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
 
   if (users.error) return <p role="alert" className="text-red-700">{users.error.message}</p>;
   return (
     <div className="space-y-6">
-      {changeRole.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{changeRole.error.message}</p>}
+      {change.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{change.error.message}</p>}
       <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="user-table">
         <thead className="bg-slate-50 text-left text-slate-600">
-          <tr><th className="px-3 py-2">Email</th><th className="px-3 py-2">Name</th><th className="px-3 py-2">Role</th><th className="px-3 py-2">Created</th></tr>
+          <tr>
+            <th className="px-3 py-2">Email</th><th className="px-3 py-2">Name</th><th className="px-3 py-2">Role</th>
+            <th className="px-3 py-2">Created</th><th className="px-3 py-2">Account</th>
+          </tr>
         </thead>
         <tbody>
           {users.data?.users.map((u) => (
             <tr key={u.id} className="border-t border-slate-100">
-              <td className="px-3 py-2">{u.email}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-500">(you)</span>}</td>
+              <td className="px-3 py-2">
+                {u.email}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-500">(you)</span>}
+                {u.disabled && <span className="ml-1 rounded bg-slate-200 px-1 text-xs text-slate-700">disabled</span>}
+              </td>
               <td className="px-3 py-2">{u.name ?? '—'}</td>
               <td className="px-3 py-2">
                 <select
                   aria-label={`Role of ${u.email}`}
                   value={u.role}
-                  disabled={changeRole.isPending}
-                  onChange={(e) => changeRole.mutate({ id: u.id, role: e.target.value as Role })}
+                  disabled={change.isPending}
+                  onChange={(e) => change.mutate({ url: `/api/users/${u.id}`, method: 'PATCH', body: { role: e.target.value as Role } })}
                   className="rounded border border-slate-300 px-2 py-1"
                 >
                   {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
                 </select>
               </td>
               <td className="px-3 py-2 text-slate-500">{new Date(u.createdAt).toLocaleDateString('en')}</td>
+              <td className="px-3 py-2"><AccountActions user={u} pending={change.isPending} run={change.mutate} /></td>
             </tr>
           ))}
         </tbody>
       </table>
       <NewUserForm />
+    </div>
+  );
+}
+
+type Run = (request: { url: string; method: string; body?: unknown }) => void;
+
+/** Disable or enable, sign out everywhere, set a new password: each asks for confirmation first. */
+function AccountActions({ user, pending, run }: { user: UserRow; pending: boolean; run: Run }) {
+  const [resetting, setResetting] = useState(false);
+  const button = 'rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100 disabled:opacity-60';
+  const confirmed = (question: string) => window.confirm(question);
+  function onReset(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get('password') ?? '');
+    if (!confirmed(`Set this password for ${user.email}? Their sessions end.`)) return;
+    run({ url: `/api/users/${user.id}/password`, method: 'PUT', body: { password } });
+    setResetting(false);
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      <button type="button" className={button} disabled={pending}
+        onClick={() => confirmed(user.disabled ? `Enable ${user.email}?` : `Disable ${user.email}? They are signed out and cannot sign in.`)
+          && run({ url: `/api/users/${user.id}`, method: 'PATCH', body: { disabled: !user.disabled } })}>
+        {user.disabled ? 'Enable' : 'Disable'}
+      </button>
+      <button type="button" className={button} disabled={pending}
+        onClick={() => confirmed(`Sign ${user.email} out everywhere?`) && run({ url: `/api/users/${user.id}/sessions`, method: 'DELETE' })}>
+        Sign out everywhere
+      </button>
+      {resetting ? (
+        <form onSubmit={onReset} className="flex items-center gap-1">
+          <input name="password" type="password" required minLength={8} maxLength={256} aria-label={`New password for ${user.email}`}
+            autoComplete="new-password" className="w-36 rounded border border-slate-300 px-1 py-0.5 text-xs" />
+          <button type="submit" className={button} disabled={pending}>Set</button>
+          <button type="button" className={button} onClick={() => setResetting(false)}>Cancel</button>
+        </form>
+      ) : (
+        <button type="button" className={button} disabled={pending} onClick={() => setResetting(true)}>Reset password</button>
+      )}
     </div>
   );
 }
@@ -71,7 +117,7 @@ function NewUserForm() {
       <h2 className="w-full font-medium">Add a user</h2>
       <label className="flex flex-col">Email<input name="email" type="email" required className="rounded border border-slate-300 px-2 py-1" /></label>
       <label className="flex flex-col">Name<input name="name" className="rounded border border-slate-300 px-2 py-1" /></label>
-      <label className="flex flex-col">Password<input name="password" type="password" required minLength={8} className="rounded border border-slate-300 px-2 py-1" /></label>
+      <label className="flex flex-col">Password<input name="password" type="password" required minLength={8} maxLength={256} className="rounded border border-slate-300 px-2 py-1" /></label>
       <label className="flex flex-col">Role
         <select name="role" defaultValue="ANNOTATOR" className="rounded border border-slate-300 px-2 py-1">
           {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}

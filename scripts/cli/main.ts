@@ -69,11 +69,24 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await load.createUser()).run(opts));
 
-  program
+  const users = program
     .command('users')
-    .description('List users and their roles.')
+    .description('List users and their roles; the subcommands disable, enable, reset-password and sign-out manage one account.')
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await load.users()).run(opts));
+  for (const [action, description] of [
+    ['disable', 'Disable an account: its sessions end and it cannot sign in (never the last active admin).'],
+    ['enable', 'Enable a disabled account again.'],
+    ['reset-password', 'Set a new password, read from stdin like create-user; the user\'s sessions end.'],
+    ['sign-out', 'End every session of the user.'],
+  ] as const) {
+    users.command(action)
+      .description(description)
+      .requiredOption('--email <email>', 'sign-in email of the user')
+      .option('--json', 'machine-readable output')
+      // `--json` may land on `users` itself, which has the same option.
+      .action(async (_opts, cmd: Command) => (await load.users()).runAction(action, cmd.optsWithGlobals()));
+  }
 
   program
     .command('demo')
