@@ -38,6 +38,7 @@ export interface StudyDraft {
   itemsPerParticipant: string;
   participantsPerItem: string;
   showAnswers: boolean;
+  allowEditsAfterFinish: boolean;
   seed: string;
   checks: CheckDraft[];
   /** datetime-local values (the browser's time zone), or ''. */
@@ -58,7 +59,7 @@ export function initialDraft(instructions: string): StudyDraft {
   return {
     name: '', instructions, consent: '', sources: [emptySource(1)],
     dimensions: DEFAULT_DIMENSIONS.map((d, i) => ({ ...structuredClone(d), uid: 2 + i, keyEdited: true })),
-    itemsPerParticipant: '20', participantsPerItem: '3', showAnswers: false, seed: '0',
+    itemsPerParticipant: '20', participantsPerItem: '3', showAnswers: false, allowEditsAfterFinish: false, seed: '0',
     checks: [], opensAt: '', closesAt: '', studyLink: true, open: false,
   };
 }
@@ -142,7 +143,7 @@ export function studyBody(draft: StudyDraft): { body: StudyInput } | { errors: F
         ...(s.release ? { release: Number(s.release) } : {}),
         ...(s.sample ? { sample: Number(s.sample) } : {}),
       })),
-      itemsPerParticipant: ipp, participantsPerItem: ppi, showAnswers: draft.showAnswers, seed,
+      itemsPerParticipant: ipp, participantsPerItem: ppi, showAnswers: draft.showAnswers, allowEditsAfterFinish: draft.allowEditsAfterFinish, seed,
       attentionChecks: draft.checks.map((c) => ({ text: c.text.trim(), dimension: keyOf.get(c.dimensionUid!)!, accept: [...c.accept].sort((a, b) => a - b) })),
       opensAt: isoOf(draft.opensAt), closesAt: isoOf(draft.closesAt), studyLink: draft.studyLink, open: draft.open,
     },

@@ -118,6 +118,10 @@ export function StudyForm({ slug, defaultInstructions }: { slug: string; default
           <input type="checkbox" checked={draft.showAnswers} onChange={(e) => patch({ showAnswers: e.target.checked })} />
           Show each query’s answers (by name) to participants
         </label>
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={draft.allowEditsAfterFinish} onChange={(e) => patch({ allowEditsAfterFinish: e.target.checked })} />
+          Let participants change their answers after finishing (while the study is open)
+        </label>
       </fieldset>
 
       <AttentionCheckEditor value={draft.checks} onChange={(checks) => patch({ checks })} dimensions={draft.dimensions} errors={errors} />

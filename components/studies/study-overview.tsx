@@ -67,6 +67,7 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
             <dt className="text-slate-600">Participants per item</dt><dd>{fmtCount(s.participantsPerItem)}</dd>
             <dt className="text-slate-600">Seed</dt><dd className="tabular-nums">{s.seed}</dd>
             <dt className="text-slate-600">Answers shown</dt><dd>{s.showAnswers ? 'yes' : 'no'}</dd>
+            <dt className="text-slate-600">Changes after finishing</dt><dd>{s.allowEditsAfterFinish ? 'allowed' : 'not allowed'}</dd>
             <dt className="text-slate-600">Study link</dt><dd>{s.hasStudyLink ? 'yes' : 'no'}</dd>
             <dt className="text-slate-600">Dimensions</dt>
             <dd>

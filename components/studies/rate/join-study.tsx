@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, requestJson } from '@/components/queries/api';
-import { joinApi, ratePage } from './api';
+import { joinApi, participantApi, ratePage } from './api';
 
 /** The participant this browser was given through a study link, so opening the link again resumes them. */
 const storageKey = (linkToken: string) => `skb:study-link:${linkToken}`;
@@ -16,11 +16,22 @@ function remembered(linkToken: string): string | null {
   }
 }
 
-function remember(linkToken: string, token: string): void {
+function remember(linkToken: string, token: string | null): void {
   try {
-    localStorage.setItem(storageKey(linkToken), token);
+    if (token) localStorage.setItem(storageKey(linkToken), token);
+    else localStorage.removeItem(storageKey(linkToken));
   } catch {
     // Storage disabled: the personal link the participant lands on still resumes them.
+  }
+}
+
+/** Whether a remembered participant still stands: one whose items went back for lack of answers does not. */
+async function stillValid(token: string): Promise<boolean> {
+  try {
+    await requestJson(participantApi(token));
+    return true;
+  } catch (err) {
+    return !(err instanceof ApiError && (err.status === 404 || err.status === 410));
   }
 }
 
@@ -33,11 +44,15 @@ const PROBLEMS: Record<number, { title: string; text: string }> = {
     title: 'This study is not taking answers now',
     text: 'It has closed, or it has not opened yet.',
   },
+  429: {
+    title: 'Too many people are joining right now',
+    text: 'This link takes only so many new participants at a time, from one place and in all. ',
+  },
 };
 
 /**
  * The study link: asks once for a participant of its own and goes on to their rating screen. A browser that
- * already joined through this link goes back to the same participant instead.
+ * already joined through this link goes back to the same participant instead, unless that one has expired.
  */
 export function JoinStudy({ linkToken }: { linkToken: string }) {
   const router = useRouter();
@@ -47,7 +62,7 @@ export function JoinStudy({ linkToken }: { linkToken: string }) {
   const join = async () => {
     setProblem(null);
     const known = remembered(linkToken);
-    if (known) {
+    if (known && await stillValid(known)) {
       router.replace(ratePage(known));
       return;
     }
@@ -74,6 +89,7 @@ export function JoinStudy({ linkToken }: { linkToken: string }) {
       <h1 className="text-2xl font-semibold">{known?.title ?? 'Could not join the study'}</h1>
       <p className="text-slate-600">
         {known?.text ?? `${problem.message}. `}
+        {problem.status === 429 && `${problem.message}.`}
         {!known && <button type="button" onClick={() => void join()} className="text-blue-700 underline">Try again</button>}
       </p>
     </section>

@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import type { Participation } from '@/lib/studies/participate';
 import { requestJson } from '@/components/queries/api';
 import { MarkdownText } from '@/components/queries/markdown-text';
-import { Intro } from './intro';
 import { answerKey, firstIncomplete, isComplete, isPoint, shortcutKeys, type PointDimension } from './model';
 import { RatingProgress } from './progress';
 import { radioName, ScaleInput } from './scale-input';
@@ -18,11 +17,13 @@ const OWN_KEYS = 'textarea, select, [contenteditable="true"], input:not([type="r
 /**
  * A participant's items, one at a time: the query, a scale per dimension, saving at once, progress, stop and
  * finish. Number keys choose a point on the focused scale (the first unanswered one when none is focused);
- * Enter goes on to the next item. Opens at the first item without all its required answers.
+ * Enter goes on to the next item. Opens at the first item without all its required answers. Read-only (after
+ * finishing), it shows the answers given, and Enter and the buttons only move between items.
  */
-export function RatingSession({ api, participation, resumeNote, onChanged }: {
+export function RatingSession({ api, participation, readOnly, resumeNote, onChanged }: {
   api: string;
   participation: Participation;
+  readOnly: boolean;
   /** How to come back later, shown when the participant stops. */
   resumeNote: string;
   /** Reads the participation again (after finishing, or when a save is refused as the study closed). */
@@ -33,9 +34,8 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
   const scales = dimensions.filter(isPoint);
   const saving = useAnswers(api, participation.ratings, () => void onChanged());
   const { answers } = saving;
-  const needsConsent = study.consent.trim() !== '' && !participation.participant.consentedAt;
-  const [started, setStarted] = useState(!needsConsent && participation.ratings.length > 0);
   const [index, setIndex] = useState(() => {
+    if (readOnly) return 0;
     const first = firstIncomplete(items, dimensions, answers);
     return first === -1 ? items.length - 1 : first;
   });
@@ -48,7 +48,7 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
   const item = items[index]!;
   const complete = items.filter((i) => isComplete(i.itemId, dimensions, answers)).length;
   const isLast = index === items.length - 1;
-  const rating = started && stoppedAt === null;
+  const rating = stoppedAt === null;
 
   const goTo = (i: number) => {
     setIndex(i);
@@ -76,6 +76,10 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
   };
 
   const next = () => {
+    if (readOnly) {
+      if (!isLast) goTo(index + 1);
+      return;
+    }
     if (!isComplete(item.itemId, dimensions, answers)) {
       setHint('Answer every required scale of this item to go on.');
       return;
@@ -94,7 +98,7 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
       next();
       return;
     }
-    if (!/^[0-9]$/.test(e.key)) return;
+    if (readOnly || !/^[0-9]$/.test(e.key)) return;
     const focused = target?.closest<HTMLElement>('[data-scale]')?.dataset.scale;
     const scale = focused ? scales.find((d) => d.key === focused) : scales.find((d) => !answers.has(answerKey(item.itemId, d.key)));
     if (!scale) {
@@ -124,10 +128,6 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
     if (rating) heading.current?.focus();
   }, [rating, index]);
 
-  if (!started) {
-    return <Intro api={api} instructions={study.instructions} consent={study.consent} consented={!needsConsent} onStart={() => setStarted(true)} />;
-  }
-
   if (stoppedAt !== null) {
     return (
       <div className="max-w-3xl space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="stopped">
@@ -148,10 +148,12 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
     <div className="max-w-3xl space-y-4">
       <div className="flex flex-wrap items-center gap-4">
         <RatingProgress position={index + 1} complete={complete} total={items.length} />
-        <button type="button" onClick={() => setStoppedAt(window.location.href)}
-          className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50">
-          Stop for now
-        </button>
+        {!readOnly && (
+          <button type="button" onClick={() => setStoppedAt(window.location.href)}
+            className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50">
+            Stop for now
+          </button>
+        )}
       </div>
 
       <article key={item.itemId} aria-labelledby="item-heading" data-item-id={item.itemId} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
@@ -166,17 +168,21 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
           )}
         </div>
         {dimensions.map((d) => d.kind === 'text' ? (
-          <TextAnswer key={d.key} itemId={item.itemId} dimension={d} saved={answers.get(answerKey(item.itemId, d.key))?.text ?? null}
+          <TextAnswer key={d.key} itemId={item.itemId} dimension={d} saved={answers.get(answerKey(item.itemId, d.key))?.text ?? null} readOnly={readOnly}
             onSave={(text) => saving.comment(item.itemId, d.key, text)} />
         ) : (
-          <ScaleInput key={d.key} itemId={item.itemId} dimension={d} value={answers.get(answerKey(item.itemId, d.key))?.value ?? null}
+          <ScaleInput key={d.key} itemId={item.itemId} dimension={d} value={answers.get(answerKey(item.itemId, d.key))?.value ?? null} disabled={readOnly}
             onChoose={(value) => {
               setHint(null);
               saving.choose(item.itemId, d.key, value);
             }} />
         ))}
-        <SaveStatus state={itemState} problem={saving.problem} othersUnsaved={itemState !== 'failed' && saving.problem !== null && saving.unsavedCount > 0}
-          onRetry={() => void saving.flush()} />
+        {readOnly ? (
+          <p className="text-sm text-slate-600" data-testid="read-only">Your answers, as recorded; they can no longer be changed.</p>
+        ) : (
+          <SaveStatus state={itemState} problem={saving.problem} othersUnsaved={itemState !== 'failed' && saving.problem !== null && saving.unsavedCount > 0}
+            onRetry={() => void saving.flush()} />
+        )}
       </article>
 
       <nav aria-label="Items" className="flex flex-wrap items-center gap-2">
@@ -184,7 +190,7 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
           className="rounded border border-slate-300 px-3 py-1 hover:bg-slate-50 disabled:opacity-40">
           Previous
         </button>
-        {isLast ? (
+        {isLast && readOnly ? null : isLast ? (
           <button type="button" onClick={() => void finish()} disabled={finishing}
             className="rounded bg-green-700 px-4 py-1 text-white hover:bg-green-800 disabled:opacity-60">
             {finishing ? 'Finishing…' : 'Finish'}
@@ -196,7 +202,7 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
       {hint && <p role="status" className="text-sm text-amber-800" data-testid="rating-hint">{hint}</p>}
       {finishError && <p role="alert" className="text-sm text-red-800">Could not finish: {finishError}</p>}
 
-      <Shortcuts scales={scales} isLast={isLast} />
+      <Shortcuts scales={readOnly ? [] : scales} enter={readOnly ? (isLast ? null : 'next item') : isLast ? 'finish' : 'next item'} />
       {study.instructions.trim() && (
         <details className="rounded border border-slate-200 bg-white px-3 py-2 text-sm">
           <summary className="cursor-pointer text-slate-600">Instructions</summary>
@@ -208,7 +214,7 @@ export function RatingSession({ api, participation, resumeNote, onChanged }: {
 }
 
 /** The keyboard shortcuts, with the number keys of the study's scales. */
-function Shortcuts({ scales, isLast }: { scales: PointDimension[]; isLast: boolean }) {
+function Shortcuts({ scales, enter }: { scales: PointDimension[]; enter: string | null }) {
   const keys = [...new Set(scales.flatMap((d) => [...shortcutKeys(d).keys()]))].sort();
   const numberKeys = keys.length ? <><kbd>{keys[0]}</kbd>–<kbd>{keys[keys.length - 1]}</kbd></> : null;
   return (
@@ -216,7 +222,7 @@ function Shortcuts({ scales, isLast }: { scales: PointDimension[]; isLast: boole
       {numberKeys && <li>{numberKeys} choose a point on the focused scale, or on the first unanswered one</li>}
       <li><kbd>Tab</kbd> / <kbd>Shift</kbd>+<kbd>Tab</kbd> next / previous scale</li>
       <li><kbd>←</kbd> <kbd>→</kbd> move within a scale</li>
-      <li><kbd>Enter</kbd> {isLast ? 'finish' : 'next item'}</li>
+      {enter && <li><kbd>Enter</kbd> {enter}</li>}
     </ul>
   );
 }

@@ -10,10 +10,11 @@ export const radioName = (itemId: number, dimension: string) => `item-${itemId}-
  * One scale (or binary) dimension as a radio group: each point with its anchor label. Arrow keys move
  * within the group (native radios), Tab leaves it; number keys are handled by the rating screen.
  */
-export function ScaleInput({ itemId, dimension, value, onChoose }: {
+export function ScaleInput({ itemId, dimension, value, disabled, onChoose }: {
   itemId: number;
   dimension: PointDimension;
   value: number | null;
+  disabled: boolean;
   onChoose: (value: number) => void;
 }) {
   const name = radioName(itemId, dimension.key);
@@ -35,8 +36,8 @@ export function ScaleInput({ itemId, dimension, value, onChoose }: {
           const keyHint = key !== undefined && (!showNumber || key !== String(p));
           return (
             <label key={p}
-              className="flex min-w-20 cursor-pointer flex-col items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-center text-sm hover:bg-blue-50 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-400 has-[:focus-visible]:ring-offset-1">
-              <input type="radio" name={name} value={p} checked={value === p} onChange={() => onChoose(p)} className="sr-only" />
+              className="flex min-w-20 cursor-pointer flex-col has-[:disabled]:cursor-default has-[:disabled]:hover:bg-white has-[:checked:disabled]:hover:bg-blue-700 items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-center text-sm hover:bg-blue-50 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-400 has-[:focus-visible]:ring-offset-1">
+              <input type="radio" name={name} value={p} checked={value === p} disabled={disabled} onChange={() => onChoose(p)} className="sr-only" />
               {showNumber && <span className="text-base font-semibold tabular-nums">{p}</span>}
               {/* The space separates the number from its label in the radio's accessible name ("4 Agree"). */}
               {showNumber && anchor && ' '}

@@ -6,10 +6,11 @@ import type { Dimension } from '@/lib/studies/dimensions';
 const DEBOUNCE_MS = 800;
 
 /** A free comment: saved when the participant pauses typing or leaves the box. */
-export function TextAnswer({ itemId, dimension, saved, onSave }: {
+export function TextAnswer({ itemId, dimension, saved, readOnly, onSave }: {
   itemId: number;
   dimension: Extract<Dimension, { kind: 'text' }>;
   saved: string | null;
+  readOnly: boolean;
   onSave: (text: string) => void;
 }) {
   const [text, setText] = useState(saved ?? '');
@@ -36,7 +37,7 @@ export function TextAnswer({ itemId, dimension, saved, onSave }: {
         {!dimension.required && <span className="font-normal text-slate-500"> (optional)</span>}
       </label>
       {dimension.question && <p id={`${id}-question`} className="text-sm text-slate-600">{dimension.question}</p>}
-      <textarea id={id} value={text} maxLength={2000} rows={3} aria-describedby={dimension.question ? `${id}-question` : undefined}
+      <textarea id={id} value={text} maxLength={2000} rows={3} readOnly={readOnly} aria-describedby={dimension.question ? `${id}-question` : undefined}
         onChange={(e) => {
           const value = e.target.value;
           setText(value);

@@ -38,8 +38,8 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
         await requestJson<{ saved: true }>(`${api}/ratings`, { method: 'PUT', json: input });
       } catch (err) {
         setProblem(describe(err));
-        // Closed, or not open any more: the screen reads the study again to say so.
-        if (err instanceof ApiError && err.status === 409) onRefusedRef.current();
+        // Closed, finished or expired: the screen reads the study again to say so.
+        if (err instanceof ApiError && (err.status === 409 || err.status === 410)) onRefusedRef.current();
         return false;
       }
       // A newer change of the same answer, made while this one was on its way, is sent next.
