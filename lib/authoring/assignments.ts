@@ -23,38 +23,54 @@ export async function expireLeases(db: Queryable, campaignId: number): Promise<n
   return rowCount ?? 0;
 }
 
+/** Seeds of campaign $1 with a slot free for annotator $2 (k = $3) that they never had, in order, except those tried ($4). */
+const FREE_SEEDS = `campaign_seed s
+  WHERE s.campaign_id = $1 AND s.entity_id <> ALL($4::int[])
+    AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id AND a.annotator_id = $2)
+    AND (SELECT count(*) FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id
+           AND a.status IN ('ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED')) < $3
+  ORDER BY s.position`;
+const LOCKED_SEED_POLL_MS = 5;
+
 /**
  * The annotator's next seed: their live lease if they have one, else a new lease on the first seed (in the
  * campaign's order) that has a free slot and that they have not had before; null when none is left.
+ * One live lease per annotator: claims by the same annotator in the same campaign queue on their
+ * campaign_annotator row, so a double click or a second tab waits for the first claim and gets its lease back;
+ * a partial unique index refuses a second ACTIVE assignment whatever the code does.
  * Exactly k per seed under any concurrency: each claim locks the seed row (others skip it and try the next),
  * counts the slots anew under that lock and takes a free one; the partial unique index on held slots would
- * refuse a k+1-th holder even if that logic were wrong.
+ * refuse a k+1-th holder even if that logic were wrong. "None left" (null) is only said when no seed has a free
+ * slot, not while the free ones are locked by other claims.
  */
 export async function claimNext(db: Database, campaignId: number, annotatorId: number): Promise<AssignmentView | null> {
   return inTransaction(db, async (client) => {
-    const { rows: [campaign] } = await client.query<{ status: string; k: number; lease: number; member: boolean }>(
-      `SELECT c.status, c.annotators_per_seed AS k, c.lease_minutes AS lease,
-              EXISTS (SELECT 1 FROM campaign_annotator a WHERE a.campaign_id = c.id AND a.user_id = $2) AS member
-         FROM campaign c WHERE c.id = $1`, [campaignId, annotatorId]);
-    if (!campaign) throw notFound(`No campaign ${campaignId}`);
-    if (!campaign.member) throw forbidden('You are not an annotator of this campaign');
+    const { rows: [campaign] } = await client.query<{ status: string; k: number; lease: number }>(
+      `SELECT c.status, c.annotators_per_seed AS k, c.lease_minutes AS lease
+         FROM campaign_annotator m JOIN campaign c ON c.id = m.campaign_id
+        WHERE m.campaign_id = $1 AND m.user_id = $2 FOR NO KEY UPDATE OF m`, [campaignId, annotatorId]);
+    if (!campaign) {
+      const { rows } = await client.query('SELECT 1 FROM campaign WHERE id = $1', [campaignId]);
+      throw rows.length ? forbidden('You are not an annotator of this campaign') : notFound(`No campaign ${campaignId}`);
+    }
     if (campaign.status !== 'OPEN') throw conflict(`The campaign is ${campaign.status.toLowerCase()}, not open`);
     await expireLeases(client, campaignId);
     const live = await client.query<AssignmentView>(
-      `SELECT ${FIELDS} FROM assignment WHERE campaign_id = $1 AND annotator_id = $2 AND status = 'ACTIVE' ORDER BY id LIMIT 1`, [campaignId, annotatorId]);
+      `SELECT ${FIELDS} FROM assignment WHERE campaign_id = $1 AND annotator_id = $2 AND status = 'ACTIVE'`, [campaignId, annotatorId]);
     if (live.rows[0]) return live.rows[0];
 
     const tried: number[] = [];
     for (;;) {
       const { rows: [seed] } = await client.query<{ entity_id: number }>(
-        `SELECT s.entity_id FROM campaign_seed s
-          WHERE s.campaign_id = $1 AND s.entity_id <> ALL($4::int[])
-            AND NOT EXISTS (SELECT 1 FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id AND a.annotator_id = $2)
-            AND (SELECT count(*) FROM assignment a WHERE a.campaign_id = s.campaign_id AND a.entity_id = s.entity_id
-                   AND a.status IN ('ACTIVE', 'SUBMITTED', 'RETURNED', 'APPROVED')) < $3
-          ORDER BY s.position
-          FOR UPDATE OF s SKIP LOCKED LIMIT 1`, [campaignId, annotatorId, campaign.k, tried]);
-      if (!seed) return null;
+        `SELECT s.entity_id FROM ${FREE_SEEDS} FOR UPDATE OF s SKIP LOCKED LIMIT 1`, [campaignId, annotatorId, campaign.k, tried]);
+      if (!seed) {
+        // Every seed left may be locked by claims in flight that will not fill it: wait for them rather than
+        // answer "none left" while slots are free. Waiting by polling, never on the lock, cannot deadlock.
+        const { rows: [left] } = await client.query(`SELECT 1 FROM ${FREE_SEEDS} LIMIT 1`, [campaignId, annotatorId, campaign.k, tried]);
+        if (!left) return null;
+        await new Promise((resolve) => setTimeout(resolve, LOCKED_SEED_POLL_MS));
+        continue;
+      }
       // A new statement sees every claim committed before this lock was granted.
       const { rows: [free] } = await client.query<{ slot: number | null }>(
         `SELECT min(n) AS slot FROM generate_series(1, $3::int) n

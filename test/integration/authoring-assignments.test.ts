@@ -149,3 +149,47 @@ describe('assignments: exactly k annotators per seed', () => {
     }
   });
 });
+
+describe('assignments: one live lease per annotator', () => {
+  const campaign = (name: string, annotatorIds: number[], k: number, seeds: number) => createCampaign(pool(), kbId,
+    { name, guidelines: 'g', annotatorsPerSeed: k, leaseMinutes: 60, leakPolicy: 'warn', querySet: `${name}-queries`, annotatorIds, open: true },
+    { mode: 'random', count: seeds, seed: 11 }, null);
+  const active = async (campaignId: number) => (await pool().query<{ id: number; annotator_id: number }>(
+    `SELECT id, annotator_id FROM assignment WHERE campaign_id = $1 AND status = 'ACTIVE' ORDER BY id`, [campaignId])).rows;
+
+  it('hands every parallel claim of one annotator the same lease (4 and 10 at once)', async () => {
+    const annotator = annotators[6]!;
+    for (const parallel of [4, 10]) {
+      // Few seeds: a claim that doubled the lease would also find the pool empty and answer null.
+      const { id } = await campaign(`one-lease-${parallel}`, [annotator], 1, 3);
+      const claims = await Promise.all(Array.from({ length: parallel }, () => claimNext(pool(), id, annotator)));
+      expect(claims.every((c) => c !== null)).toBe(true);
+      expect(new Set(claims.map((c) => c!.id)).size).toBe(1);
+      expect(await active(id)).toEqual([{ id: claims[0]!.id, annotator_id: annotator }]);
+    }
+  });
+
+  it('keeps exactly k when the last seed is claimed in parallel by two annotators, each several times', async () => {
+    const [a, b] = [annotators[7]!, annotators[8]!];
+    const { id } = await campaign('last-seed', [a, b], 1, 1);
+    const claims = await Promise.all([a, b, a, b, a, b].map((who) => claimNext(pool(), id, who)));
+    const held = await active(id);
+    expect(held).toHaveLength(1);
+    const winner = held[0]!.annotator_id;
+    claims.forEach((c, i) => expect(c?.id ?? null).toBe([a, b, a, b, a, b][i] === winner ? held[0]!.id : null));
+  });
+
+  it('refuses a second live lease in the database itself', async () => {
+    const annotator = annotators[9]!;
+    const { id } = await campaign('one-lease-db', [annotator], 1, 2);
+    const first = (await claimNext(pool(), id, annotator))!;
+    const { rows: [other] } = await pool().query<{ entity_id: number }>('SELECT entity_id FROM campaign_seed WHERE campaign_id = $1 AND entity_id <> $2', [id, first.entityId]);
+    await expect(pool().query(`INSERT INTO assignment (campaign_id, entity_id, annotator_id, slot, lease_expires_at) VALUES ($1, $2, $3, 1, now() + interval '1 hour')`,
+      [id, other!.entity_id, annotator])).rejects.toMatchObject({ code: '23505', constraint: 'assignment_one_live_lease_key' });
+    // Once the lease has run out, the next claim marks it expired and leases the other seed.
+    await pool().query(`UPDATE assignment SET lease_expires_at = now() - interval '1 minute' WHERE id = $1`, [first.id]);
+    const next = (await claimNext(pool(), id, annotator))!;
+    expect(next.entityId).toBe(other!.entity_id);
+    expect(await active(id)).toEqual([{ id: next.id, annotator_id: annotator }]);
+  });
+});
