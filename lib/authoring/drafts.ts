@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badRequest, conflict } from '../errors';
+import { idSchema } from '../input';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import { extendLease, lockOwnActive } from './assignments';
 import { findLeaks, type LeakMatch } from './leak';
@@ -65,8 +66,8 @@ export type JudgmentLabel = (typeof JUDGMENT_LABELS)[number];
 
 /** Evidence for a judgment: an edge of the knowledge base, or a passage of an entity's document. */
 export const evidenceSchema = z.union([
-  z.object({ kind: z.literal('edge'), source: z.number().int(), relation: z.string().min(1), target: z.number().int() }).strict(),
-  z.object({ kind: z.literal('span'), entity: z.number().int(), field: z.string().min(1), start: z.number().int().min(0), end: z.number().int().min(0), quote: z.string().max(5000) }).strict(),
+  z.object({ kind: z.literal('edge'), source: idSchema, relation: z.string().min(1).max(200), target: idSchema }).strict(),
+  z.object({ kind: z.literal('span'), entity: idSchema, field: z.string().min(1).max(200), start: z.number().int().min(0), end: z.number().int().min(0), quote: z.string().max(5000) }).strict(),
 ]);
 export type Evidence = z.infer<typeof evidenceSchema>;
 
@@ -78,12 +79,36 @@ export interface JudgmentInput {
   version: number;
 }
 
-/** Records a judgment of one candidate. The entity must belong to the campaign's knowledge base. */
+/**
+ * Refuses evidence that does not exist in the knowledge base (a 400 naming the item): an edge must be one of its
+ * edges, a span's entity one of its entities, so a judgment never cites another knowledge base's data.
+ */
+async function checkEvidence(db: Queryable, kbId: number, evidence: Evidence[]): Promise<void> {
+  const edges = evidence.flatMap((e, i) => (e.kind === 'edge' ? [{ i, ...e }] : []));
+  const spans = evidence.flatMap((e, i) => (e.kind === 'span' ? [{ i, ...e }] : []));
+  const { rows } = await db.query<{ i: number }>(
+    `SELECT x.i FROM unnest($2::int[], $3::int[], $4::text[], $5::int[]) AS x(i, source, relation, target)
+      WHERE NOT EXISTS (SELECT 1 FROM edge e JOIN edge_type t ON t.id = e.type_id
+                         WHERE e.kb_id = $1 AND e.source_id = x.source AND t.kb_id = $1 AND t.name = x.relation AND e.target_id = x.target)
+     UNION ALL
+     SELECT y.i FROM unnest($6::int[], $7::int[]) AS y(i, entity)
+      WHERE NOT EXISTS (SELECT 1 FROM entity n WHERE n.kb_id = $1 AND n.id = y.entity)
+     ORDER BY 1 LIMIT 1`,
+    [kbId, edges.map((e) => e.i), edges.map((e) => e.source), edges.map((e) => e.relation), edges.map((e) => e.target), spans.map((s) => s.i), spans.map((s) => s.entity)]);
+  const bad = rows[0] && evidence[rows[0].i]!;
+  if (!bad) return;
+  throw badRequest(bad.kind === 'edge'
+    ? `evidence.${rows[0]!.i}: ${bad.source} -[${bad.relation}]-> ${bad.target} is not an edge of this campaign's knowledge base`
+    : `evidence.${rows[0]!.i}.entity: ${bad.entity} is not an entity of this campaign's knowledge base`);
+}
+
+/** Records a judgment of one candidate. The entity and the evidence must belong to the campaign's knowledge base. */
 export async function judge(db: Database, assignmentId: number, annotatorId: number, input: JudgmentInput): Promise<{ version: number }> {
   return inTransaction(db, async (client) => {
     const a = await lockOwnActive(client, assignmentId, annotatorId);
     const known = await client.query('SELECT 1 FROM entity WHERE kb_id = $1 AND id = $2', [a.kb_id, input.entityId]);
     if (!known.rows.length) throw badRequest(`entityId: ${input.entityId} is not an entity of this campaign's knowledge base`);
+    await checkEvidence(client, a.kb_id, input.evidence ?? []);
     const current = await client.query<{ version: number }>('SELECT version FROM judgment WHERE assignment_id = $1 AND entity_id = $2', [assignmentId, input.entityId]);
     const stored = current.rows[0]?.version ?? 0;
     if (stored !== input.version) throw conflict(`Entity ${input.entityId} was judged elsewhere since (version ${stored}; you had version ${input.version}). Reload to see the judgment.`);

@@ -222,7 +222,8 @@ async function annotate(run: LoadRun, campaign: LoadCampaign, annotator: LoadAnn
     for (const [j, entityId] of pickDistinct(rng, own, plan.judgmentsPerRound).entries()) {
       const label = JUDGMENT_LABELS[(round + j) % JUDGMENT_LABELS.length]!;
       const seen = judged.get(entityId) ?? 0;
-      const evidence = label === 'relevant' ? [{ kind: 'edge' as const, source: assignment.entityId, relation: 'related to', target: entityId }] : undefined;
+      // Evidence must exist in the knowledge base: a passage of the judged entity's own document.
+      const evidence = label === 'relevant' ? [{ kind: 'span' as const, entity: entityId, field: 'description', start: 0, end: 12, quote: 'battery life' }] : undefined;
       await think();
       const answer = await run.send('judgment', () => client.judge(assignment.id, { entityId, label, evidence, version: seen }));
       if (answer.status !== 200) return run.refused(answer, `${who} judgment of ${entityId}`, false);

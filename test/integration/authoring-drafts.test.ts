@@ -58,7 +58,7 @@ describe('judgments', () => {
   it('records and re-labels with versions; refuses entities outside the knowledge base and stale versions', async () => {
     const { idOf } = await ibdIds(pool(), kbId);
     const candidate = idOf.get('179')!;
-    expect(await judge(pool(), assignment.id, annotator, { entityId: candidate, label: 'relevant', evidence: [{ kind: 'edge', source: assignment.entityId, relation: 'interacts with', target: candidate }], version: 0 })).toEqual({ version: 1 });
+    expect(await judge(pool(), assignment.id, annotator, { entityId: candidate, label: 'relevant', evidence: [{ kind: 'edge', source: assignment.entityId, relation: 'associated with', target: idOf.get('37784')! }], version: 0 })).toEqual({ version: 1 });
     expect(await judge(pool(), assignment.id, annotator, { entityId: candidate, label: 'unsure', version: 1 })).toEqual({ version: 2 });
     expect(await status(judge(pool(), assignment.id, annotator, { entityId: candidate, label: 'not_relevant', version: 1 }))).toBe(409);
     const outside = await judge(pool(), assignment.id, annotator, { entityId: 999_999_999, label: 'relevant', version: 0 }).catch((e: AppError) => e);
@@ -66,6 +66,32 @@ describe('judgments', () => {
     expect((outside as AppError).message).toMatch(/999999999 is not an entity of this campaign's knowledge base/);
     const { rows } = await pool().query<{ label: string }>('SELECT label FROM judgment WHERE assignment_id = $1', [assignment.id]);
     expect(rows).toEqual([{ label: 'unsure' }]);
+  });
+
+  it('refuses evidence outside the campaign\'s knowledge base, naming the item, and judged entities of another one', async () => {
+    const { idOf } = await ibdIds(pool(), kbId);
+    const candidate = idOf.get('192')!;
+    const otherKb = await importIbd(pool(), 'ibd-other');
+    const other = await ibdIds(pool(), otherKb);
+    const [foreignSource, foreignTarget] = [other.idOf.get('144')!, other.idOf.get('179')!];
+    expect((await pool().query('SELECT 1 FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kbId, [foreignSource, foreignTarget]])).rows).toEqual([]);
+    const edge = { kind: 'edge' as const, source: assignment.entityId, relation: 'associated with', target: idOf.get('37784')! };
+    const span = { kind: 'span' as const, entity: candidate, field: 'node_name', start: 0, end: 3, quote: 'abc' };
+    const refused = async (evidence: Parameters<typeof judge>[3]['evidence'], entityId = candidate) => {
+      const err = (await judge(pool(), assignment.id, annotator, { entityId, label: 'relevant', evidence, version: 0 }).catch((e: unknown) => e)) as AppError;
+      expect(err).toBeInstanceOf(AppError);
+      expect(err.status).toBe(400);
+      return err.message;
+    };
+    expect(await refused([edge, { ...edge, source: foreignSource, target: foreignTarget }]))
+      .toBe(`evidence.1: ${foreignSource} -[associated with]-> ${foreignTarget} is not an edge of this campaign's knowledge base`);
+    expect(await refused([edge, { ...edge, relation: 'no such relation' }])).toMatch(/^evidence\.1: .* is not an edge/);
+    expect(await refused([{ ...edge, target: edge.source, source: edge.target, relation: 'indication' }])).toMatch(/^evidence\.0: .* is not an edge/);
+    expect(await refused([span, { ...span, entity: foreignSource }])).toBe(`evidence.1.entity: ${foreignSource} is not an entity of this campaign's knowledge base`);
+    expect(await refused([span, { ...span, entity: 2_000_000_000 }])).toBe("evidence.1.entity: 2000000000 is not an entity of this campaign's knowledge base");
+    expect(await refused([], foreignSource)).toBe(`entityId: ${foreignSource} is not an entity of this campaign's knowledge base`);
+    expect((await pool().query('SELECT 1 FROM judgment WHERE assignment_id = $1 AND entity_id = $2', [assignment.id, candidate])).rows).toEqual([]);
+    expect(await judge(pool(), assignment.id, annotator, { entityId: candidate, label: 'relevant', evidence: [edge, span], version: 0 })).toEqual({ version: 1 });
   });
 
   it('refuses work on an expired assignment, keeping what was saved', async () => {

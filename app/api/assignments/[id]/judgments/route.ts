@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { apiRoute, idParam, readJson } from '@/lib/http/api';
+import { apiRoute, idParam, MIB, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { ownAssignment } from '@/lib/authoring/access';
 import { evidenceSchema, judge, JUDGMENT_LABELS } from '@/lib/authoring/drafts';
+import { idSchema } from '@/lib/input';
 
 const bodySchema = z.object({
-  entityId: z.number().int().positive(),
+  entityId: idSchema,
   label: z.enum(JUDGMENT_LABELS),
   evidence: z.array(evidenceSchema).max(50).optional(),
   version: z.number().int().min(0),
@@ -15,4 +16,4 @@ const bodySchema = z.object({
 export const POST = apiRoute<{ id: string }>('campaigns:annotate', async ({ req, user, params }) => {
   const a = await ownAssignment(user, idParam(params.id, 'assignment id'));
   return judge(pool(), a.id, user.id, await readJson(req, bodySchema));
-});
+}, { bodyLimit: MIB }); // up to 50 pieces of evidence, each quoting up to 5,000 characters
