@@ -1,3 +1,4 @@
+import { tsvLine } from '../export/spreadsheet-cells';
 import { IngestIssue } from './source';
 
 export type ErrorPolicy = 'stop' | 'skip';
@@ -32,8 +33,10 @@ export class IssueLog {
   }
 }
 
-/** Bad rows as the downloadable TSV report; tabs and line breaks inside a field become spaces. */
+/**
+ * Bad rows as the downloadable TSV report, for spreadsheets: reasons quote the file's content, so cells are
+ * neutralised against formulas; tabs and line breaks inside a field become spaces.
+ */
 export function errorReportTsv(errors: { file: string; line: number; reason: string }[]): string {
-  const field = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
-  return ['file\tline\treason', ...errors.map((e) => `${field(e.file)}\t${e.line}\t${field(e.reason)}`)].join('\n') + '\n';
+  return tsvLine(['file', 'line', 'reason']) + errors.map((e) => tsvLine([e.file, e.line, e.reason])).join('');
 }

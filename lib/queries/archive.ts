@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import type { Queryable } from '../db/transaction';
-import { exportFiles, type ExportFile } from './export';
+import { exportFiles, type ExportFile, type ExportVariant } from './export';
 import type { QuerySource } from './read';
 import type { QueryFormat } from './types';
 
@@ -11,11 +11,11 @@ import type { QueryFormat } from './types';
  * hold the set fails before any byte is sent; then files are added one after another as their rows are
  * read, so the archive streams out without the set in memory.
  */
-export async function exportArchive(db: Queryable, source: QuerySource, opts: { root: string; formats: QueryFormat[]; extra?: { path: string; text: string }[] }): Promise<Readable> {
+export async function exportArchive(db: Queryable, source: QuerySource, opts: { root: string; formats: QueryFormat[]; variant?: ExportVariant; extra?: { path: string; text: string }[] }): Promise<Readable> {
   const entries: { name: string; file: ExportFile }[] = [];
   for (const format of opts.formats) {
     const folder = format === 'jsonl' ? opts.root : `${opts.root}/${format}`;
-    for (const file of await exportFiles(db, source, format)) entries.push({ name: `${folder}/${file.path}`, file });
+    for (const file of await exportFiles(db, source, format, opts.variant)) entries.push({ name: `${folder}/${file.path}`, file });
   }
   const zip = new ZipArchive({ zlib: { level: 6 } });
   (async () => {

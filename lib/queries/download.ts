@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Queryable } from '../db/transaction';
 import { exportArchive } from './archive';
-import { exportFiles } from './export';
+import { exportFiles, type ExportVariant } from './export';
 import type { QuerySource } from './read';
 import type { QueryFormat } from './types';
 
@@ -11,13 +11,17 @@ function attachment(body: Readable, fileName: string, type: string): Response {
   });
 }
 
-/** An export as an HTTP download: JSONL as the file itself, the several-file formats as a zip. */
-export async function downloadResponse(db: Queryable, source: QuerySource, format: QueryFormat, baseName: string): Promise<Response> {
+/**
+ * An export as an HTTP download: JSONL as the file itself, the several-file formats as a zip. The spreadsheet
+ * variant is named so (`…-stark-spreadsheet.zip`) that it is not taken for the exact data.
+ */
+export async function downloadResponse(db: Queryable, source: QuerySource, format: QueryFormat, baseName: string, variant: ExportVariant = 'exact'): Promise<Response> {
   if (format === 'jsonl') {
-    const [file] = await exportFiles(db, source, 'jsonl');
+    const [file] = await exportFiles(db, source, 'jsonl', variant);
     return attachment(Readable.from(file!.content()), `${baseName}.jsonl`, 'application/x-ndjson; charset=utf-8');
   }
-  return attachment(await exportArchive(db, source, { root: `${baseName}-${format}`, formats: [format] }), `${baseName}-${format}.zip`, 'application/zip');
+  const root = `${baseName}-${format}${variant === 'spreadsheet' ? '-spreadsheet' : ''}`;
+  return attachment(await exportArchive(db, source, { root, formats: [format], variant }), `${root}.zip`, 'application/zip');
 }
 
 /** A release's archive: its dataset card and the chosen formats (JSONL always, as the hash is of it). */

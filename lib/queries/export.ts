@@ -13,6 +13,12 @@ export interface ExportFile {
   content: () => AsyncIterable<string>;
 }
 
+/**
+ * `exact`: the data file as programs read it, byte for byte. `spreadsheet`: the STaRK CSV for people who open
+ * it in a spreadsheet, with query texts that would run as formulas neutralised.
+ */
+export type ExportVariant = 'exact' | 'spreadsheet';
+
 /** The STaRK file names: the human-generated layout when the queries carry seed ids. */
 export const STARK_QA_FILE = 'stark_qa.csv';
 export const STARK_HUMAN_QA_FILE = 'stark_qa_human_generated_eval.csv';
@@ -24,7 +30,8 @@ export const STARK_HUMAN_QA_FILE = 'stark_qa_human_generated_eval.csv';
  * - trec: `topics.txt` and `qrels.txt`;
  * - jsonl: `queries.jsonl`.
  */
-export async function exportFiles(db: Queryable, source: QuerySource, format: QueryFormat): Promise<ExportFile[]> {
+export async function exportFiles(db: Queryable, source: QuerySource, format: QueryFormat, variant: ExportVariant = 'exact'): Promise<ExportFile[]> {
+  if (variant === 'spreadsheet' && format !== 'stark') throw badRequest(`for: only the STaRK CSV has a spreadsheet variant; ${format} files are read by programs`);
   const rows = (write: (q: StoredQuery) => string) => async function* () {
     for await (const q of readQueries(db, source)) yield write(q);
   };
@@ -42,7 +49,7 @@ export async function exportFiles(db: Queryable, source: QuerySource, format: Qu
     path: shape.hasSeeds ? STARK_HUMAN_QA_FILE : STARK_QA_FILE,
     content: async function* () {
       yield starkCsvHeader(shape.hasSeeds);
-      yield* rows((q) => starkCsvRow(q, shape.hasSeeds))();
+      yield* rows((q) => starkCsvRow(q, shape.hasSeeds, variant === 'spreadsheet'))();
     },
   };
   const splits = shape.splits.map((split): ExportFile => ({

@@ -1,12 +1,6 @@
 import type { Queryable } from '../db/transaction';
+import { csvLine } from '../export/spreadsheet-cells';
 import type { StudyReport } from './report';
-
-const CSV_SPECIAL = /[",\n\r]/;
-const cell = (v: unknown): string => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return CSV_SPECIAL.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const csvLine = (values: unknown[]) => `${values.map(cell).join(',')}\n`;
 
 export interface RawRating {
   participant: number;
@@ -34,6 +28,7 @@ export async function rawRatings(db: Queryable, studyId: number): Promise<RawRat
 
 const RAW_COLUMNS: (keyof RawRating)[] = ['participant', 'participant_kind', 'item', 'source', 'query_id', 'attention_check', 'dimension', 'value', 'text', 'rated_at'];
 
+/** The raw ratings for spreadsheets: free text that looks like a formula is neutralised (rawJsonl is exact). */
 export function rawCsv(rows: RawRating[]): string {
   return csvLine(RAW_COLUMNS) + rows.map((r) => csvLine(RAW_COLUMNS.map((c) => r[c]))).join('');
 }
@@ -70,11 +65,16 @@ export function summaryMarkdown(report: StudyReport): string {
     const s = source === 'all' ? d.overall : d.bySource.find((x) => x.source === source)!;
     return d.kind === 'scale' ? [pct(s.positive), pct(s.nonNegative)] : [pct(s.positive)];
   })]);
+  const line = (cells: string[]) => `| ${cells.map(mdCell).join(' | ')} |`;
   const table = (header: string[], body: string[][]) =>
-    [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+    [line(header), `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...body.map(line)].join('\n');
   const agreement = table(['Dimension', 'Krippendorff\'s alpha', '95% CI', 'Within one point', 'Exact', 'Pairs'],
     dims.map((d) => [d.label, num(d.agreement.alpha, 3), d.agreement.ci ? `${num(d.agreement.ci[0], 3)} – ${num(d.agreement.ci[1], 3)}` : '', pct(d.agreement.withinOne), pct(d.agreement.exact), String(d.agreement.pairs)]));
-  return `# ${report.study.name}\n\nRates in percent (positive: above the scale's midpoint, 4-5 of 1-5; non-negative: at or above it, 3-5).\n${plural(report.participants, 'participant')}, ${plural(report.ratings, 'rating')}${report.attention.excluded ? `, ${plural(report.attention.failed.length, 'participant')} left out for failed attention checks` : ''}.\n\n${table(head, rows)}\n\n${agreement}\n`;
+  return `# ${mdText(report.study.name)}\n\nRates in percent (positive: above the scale's midpoint, 4-5 of 1-5; non-negative: at or above it, 3-5).\n${plural(report.participants, 'participant')}, ${plural(report.ratings, 'rating')}${report.attention.excluded ? `, ${plural(report.attention.failed.length, 'participant')} left out for failed attention checks` : ''}.\n\n${table(head, rows)}\n\n${agreement}\n`;
 }
 
+/** Curators' text (study name, labels, sources) on one line, so it cannot end the heading or a table row. */
+const mdText = (s: string) => s.replace(/[\r\n]+/g, ' ');
+/** A table cell: on one line, with its pipes escaped so they do not split the cell. */
+const mdCell = (s: string) => mdText(s).replaceAll('|', '\\|');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,3 +1,4 @@
+import { spreadsheetText } from '../../export/spreadsheet-cells';
 import { IngestIssue } from '../../ingest/source';
 import type { QueryRecord, SourcedQuery } from '../types';
 import { readCsvRecords, type CsvRecord } from './csv-records';
@@ -98,14 +99,16 @@ export function starkCsvHeader(withSeeds: boolean): string {
 /**
  * One query as a row, with its LF, byte for byte as pandas writes it. STaRK ids are integers: a query,
  * answer or (with `withSeeds`) seed id that is not a non-negative integer throws a RangeError, so an exporter
- * should check `isCanonicalInteger` first when the query set may come from elsewhere.
+ * should check `isCanonicalInteger` first when the query set may come from elsewhere. `forSpreadsheet` writes
+ * the variant for people who open the file in a spreadsheet: a query text that a spreadsheet would run as a
+ * formula gets a leading `'` (the file is then no longer the exact data).
  */
-export function starkCsvRow(q: QueryRecord, withSeeds: boolean): string {
+export function starkCsvRow(q: QueryRecord, withSeeds: boolean, forSpreadsheet = false): string {
   const bad = [q.id, ...q.answers, ...(withSeeds ? q.seeds : [])].find((id) => !isCanonicalInteger(id));
   if (bad !== undefined) {
     throw new RangeError(`query ${JSON.stringify(q.id)}: STaRK ids must be non-negative integers, found ${JSON.stringify(bad)}`);
   }
-  const fields = [q.id, q.text, idList(q.answers)];
+  const fields = [q.id, forSpreadsheet ? spreadsheetText(q.text) : q.text, idList(q.answers)];
   if (withSeeds) fields.push(idList(q.seeds));
   return `${fields.map(csvField).join(',')}\n`;
 }

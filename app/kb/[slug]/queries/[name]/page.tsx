@@ -42,6 +42,13 @@ export default async function QuerySetPage({ params, searchParams }: { params: P
               {EXPORT_LABELS[f]}
             </a>
           ))}
+          {!nonInteger && (
+            <a href={`${setApi(kb.slug, set.name)}/export?format=stark&for=spreadsheet`} download
+              title="The STaRK CSV with query texts that a spreadsheet would run as formulas (starting with = + - @) prefixed with ', for reading in Excel or LibreOffice; the other exports are the exact data"
+              className="rounded border border-slate-300 px-2 py-0.5 text-blue-700 hover:bg-blue-50">
+              STaRK CSV for spreadsheets
+            </a>
+          )}
           {nonInteger && (
             <span className="text-xs text-slate-500">
               No STaRK export: STaRK ids are integers, and query {nonInteger.query} has the id “{nonInteger.id}”.
