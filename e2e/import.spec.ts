@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
+import { ADMIN, apiContext, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
 
 /**
  * Importing through the browser: upload files, start the import, follow the job page, open the result.
@@ -160,6 +160,32 @@ test('stopping at the first bad row: the import fails, shows the error, creates 
   await expect.poll(() => (fs.existsSync(UPLOADS) ? fs.readdirSync(UPLOADS) : []), { message: 'uploads removed after the import' }).toEqual([]);
 });
 
+test("an upload id works only for the user who uploaded it: to anyone else it does not exist", async ({ page, playwright }) => {
+  const admin = await apiContext(playwright, ADMIN);
+  try {
+    const res = await admin.put('/api/uploads?name=entities.jsonl', { data: ENTITIES, headers: { 'content-type': 'application/octet-stream' } });
+    expect(res.status()).toBe(201);
+    const { uploadId } = (await res.json()) as { uploadId: string };
+
+    await signIn(page, CURATOR);
+    const unknown = await page.request.post('/api/imports', { data: { format: 'native', slug: uniqueSlug('unknown'), uploads: ['0'.repeat(32)] } });
+    const theirs = await page.request.post('/api/imports', { data: { format: 'native', slug: uniqueSlug('theirs'), uploads: [uploadId] } });
+    expect(theirs.status()).toBe(404);
+    const error = ((await theirs.json()) as { error: string }).error;
+    expect(error).toBe(((await unknown.json()) as { error: string }).error.replace('0'.repeat(32), uploadId));
+    const asQueries = await page.request.post(`/api/kbs/${PUBLIC_KB.slug}/query-sets`, { data: { name: uniqueSlug('theirs'), format: 'stark', files: [{ uploadId, kind: 'queries' }] } });
+    expect(asQueries.status()).toBe(404);
+
+    // The refused requests neither used nor removed it: its owner imports it.
+    const own = await admin.post('/api/imports', { data: { format: 'native', slug: uniqueSlug('own'), onError: 'skip', uploads: [uploadId] } });
+    expect(own.status()).toBe(202);
+    const { jobId } = (await own.json()) as { jobId: number };
+    await expect.poll(async () => ((await (await admin.get(`/api/imports/${jobId}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('SUCCEEDED');
+  } finally {
+    await admin.dispose();
+  }
+});
+
 test('the import API refuses what it cannot import', async ({ page }) => {
   await signIn(page, CURATOR);
   const api = page.request;
@@ -174,7 +200,7 @@ test('the import API refuses what it cannot import', async ({ page }) => {
   expect((await api.put('/api/uploads?name=edges.csv', { data: '' })).status()).toBe(400);
   expect((await start({ slug: 'Bad Slug', uploads: ['0'.repeat(32)] })).status()).toBe(400);
   const unknown = await start({ slug: uniqueSlug('api'), uploads: ['0'.repeat(32)] });
-  expect(unknown.status()).toBe(400);
+  expect(unknown.status()).toBe(404);
   expect(((await unknown.json()) as { error: string }).error).toContain('No upload');
 
   // A file set the format does not take: the reader's message, before any job exists.

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { PrismaClient } from '../db/generated/client';
-import { KbStatus, Role } from '../db/generated/enums';
+import { KbStatus, Role, Visibility } from '../db/generated/enums';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { canManageKb } from '../kb/members';
 import { importKnowledgeBase, type ImportSummary } from './importer';
@@ -46,7 +46,7 @@ export type StartImportInput = z.output<typeof startImportSchema>;
 export async function startImport(pool: pg.Pool, prisma: PrismaClient, user: Actor, input: StartImportInput): Promise<number> {
   await cleanUpBeforeImport(pool, input.uploads);
   const { files, source } = await prepare(prisma, user, input).catch(async (err: unknown) => {
-    await removeUploads(input.uploads);
+    await removeUploads(input.uploads, user.id);
     throw err;
   });
 
@@ -79,7 +79,7 @@ export async function startImport(pool: pg.Pool, prisma: PrismaClient, user: Act
         else console.error(`Import job ${jobId} (${input.slug}) failed:`, err);
       },
     )
-    .finally(() => removeUploads(input.uploads).catch((err: unknown) => console.error('Could not remove uploads', input.uploads, err)));
+    .finally(() => removeUploads(input.uploads, user.id).catch((err: unknown) => console.error('Could not remove uploads', input.uploads, err)));
   return Promise.race([jobCreated, run.then((s) => s.jobId)]).catch((err: unknown) => {
     // Two requests creating the same slug at once: the second loses on the unique slug.
     if ((err as { code?: string }).code === '23505') throw conflict(`Knowledge base "${input.slug}" is being imported already`);
@@ -89,13 +89,15 @@ export async function startImport(pool: pg.Pool, prisma: PrismaClient, user: Act
 
 /** The uploads opened as the format's reader, once the caller may write this slug: a new one, or one they manage with `replace`. */
 async function prepare(prisma: PrismaClient, user: Actor, input: StartImportInput): Promise<{ files: string[]; source: KnowledgeSource }> {
-  const existing = await prisma.knowledgeBase.findUnique({ where: { slug: input.slug }, select: { id: true, status: true } });
+  const existing = await prisma.knowledgeBase.findUnique({ where: { slug: input.slug }, select: { id: true, status: true, visibility: true } });
   if (existing) {
+    // Slugs are one namespace; of a private knowledge base the user cannot see, say only that its slug is taken.
+    if (existing.visibility === Visibility.PRIVATE && !(await canManageKb(prisma, user, existing.id))) throw conflict(`The slug "${input.slug}" is taken; choose another`);
     if (existing.status === KbStatus.LOADING) throw conflict(`Knowledge base "${input.slug}" is being imported already`);
     if (!input.replace) throw conflict(`Knowledge base "${input.slug}" already exists; choose "replace" to re-import it`);
     if (!(await canManageKb(prisma, user, existing.id))) throw forbidden(`Only admins and the curators of "${input.slug}" may re-import it`);
   }
-  const files = await uploadPaths(input.uploads);
+  const files = await uploadPaths(input.uploads, user.id);
   try {
     return { files, source: openSource(input.format, files) };
   } catch (err) {

@@ -5,12 +5,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { dataDir } from '../db/paths';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, notFound } from '../errors';
 
 /**
  * Files uploaded for an import. Each upload is streamed to `<data dir>/uploads/<id>/<original name>`:
  * the readers recognise files by name and extension, and error reports name the file the curator
  * picked. Uploads live until their import ends, or a day when no import uses them.
+ *
+ * An upload belongs to the user who sent it (its folder's `.owner` file holds their id): to anyone else
+ * its id is unknown, so an id seen in a log or a shared screen cannot import or remove someone's file.
  */
 
 export interface SavedUpload {
@@ -22,6 +25,7 @@ export interface SavedUpload {
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 // Written under a dot name, which no upload may have, and renamed once complete: a half-written file is never imported.
 const PARTIAL = '.partial';
+const OWNER = '.owner';
 const DEFAULT_LIMIT_MB = 2048;
 export const UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -56,7 +60,7 @@ export function uploadName(raw: string | null): string {
  * Streams a request body to a new upload folder, counting bytes; past `limit` it stops, removes what
  * it wrote and throws a 413. `declaredBytes` (Content-Length) lets an oversized upload fail at once.
  */
-export async function saveUpload(body: ReadableStream<Uint8Array> | null, rawName: string | null, limit: number, declaredBytes?: number): Promise<SavedUpload> {
+export async function saveUpload(body: ReadableStream<Uint8Array> | null, rawName: string | null, limit: number, ownerId: number, declaredBytes?: number): Promise<SavedUpload> {
   const name = uploadName(rawName);
   if (declaredBytes !== undefined && declaredBytes > limit) throw tooLarge(limit);
   if (!body) throw badRequest('The upload is empty: send the file as the request body');
@@ -66,6 +70,7 @@ export async function saveUpload(body: ReadableStream<Uint8Array> | null, rawNam
   await fs.promises.mkdir(dir, { recursive: true });
   let bytes = 0;
   try {
+    await fs.promises.writeFile(path.join(dir, OWNER), String(ownerId), { flag: 'wx' });
     await pipeline(
       Readable.fromWeb(body as NodeReadableStream<Uint8Array>),
       async function* count(chunks: AsyncIterable<Uint8Array>) {
@@ -86,21 +91,34 @@ export async function saveUpload(body: ReadableStream<Uint8Array> | null, rawNam
   return { uploadId, name, bytes };
 }
 
-/** The saved files of these uploads, in order; 400 for an id that is malformed or not (or no longer) there. */
-export async function uploadPaths(ids: string[]): Promise<string[]> {
+async function ownedBy(id: string, ownerId: number): Promise<boolean> {
+  const owner = await fs.promises.readFile(path.join(uploadsDir(), id, OWNER), 'utf8').catch(() => null);
+  return owner === String(ownerId);
+}
+
+/**
+ * The saved files of this user's uploads, in order; 400 for a malformed id, 404 for one that is not
+ * (or no longer) there or is someone else's: the two cannot be told apart.
+ */
+export async function uploadPaths(ids: string[], ownerId: number): Promise<string[]> {
   return Promise.all(
     ids.map(async (id) => {
       if (!UPLOAD_ID.test(id)) throw badRequest(`Invalid upload id "${id}"`);
       const dir = path.join(uploadsDir(), id);
       const names = (await fs.promises.readdir(dir).catch(() => [])).filter((n) => !n.startsWith('.'));
-      if (names.length !== 1) throw badRequest(`No upload ${id}: uploads are removed when their import ends and after a day`);
+      if (names.length !== 1 || !(await ownedBy(id, ownerId))) throw notFound(`No upload ${id}: uploads are removed when their import ends and after a day`);
       return path.join(dir, names[0]!);
     }),
   );
 }
 
-export async function removeUploads(ids: string[]): Promise<void> {
-  await Promise.all(ids.filter((id) => UPLOAD_ID.test(id)).map((id) => fs.promises.rm(path.join(uploadsDir(), id), { recursive: true, force: true })));
+/** Removes this user's uploads among `ids`; others' and malformed ids are left alone. */
+export async function removeUploads(ids: string[], ownerId: number): Promise<void> {
+  await Promise.all(
+    ids.filter((id) => UPLOAD_ID.test(id)).map(async (id) => {
+      if (await ownedBy(id, ownerId)) await fs.promises.rm(path.join(uploadsDir(), id), { recursive: true, force: true });
+    }),
+  );
 }
 
 /** The upload a saved file belongs to, or null for a file elsewhere (e.g. one the CLI imported). */

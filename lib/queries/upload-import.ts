@@ -16,10 +16,10 @@ export interface UploadedQueryImport {
   files: { uploadId: string; kind: QueryFileKind }[];
 }
 
-/** Imports files sent earlier to the upload endpoint; they are removed once the import has succeeded. */
+/** Imports files the user sent earlier to the upload endpoint (only their own); they are removed once the import has succeeded. */
 export async function importUploadedQueries(db: Database, kbId: number, body: UploadedQueryImport, userId: number): Promise<QueryImportSummary> {
   const ids = body.files.map((f) => f.uploadId);
-  const paths = await uploadPaths(ids);
+  const paths = await uploadPaths(ids, userId);
   const files = body.files.map((f, i) => ({ path: paths[i]!, name: path.basename(paths[i]!), kind: f.kind }));
   const input = await readQueryInput(body.format, files);
   const summary = await importQueries(db, input.records, {
@@ -27,6 +27,6 @@ export async function importUploadedQueries(db: Database, kbId: number, body: Up
     splits: input.splits, unknownIds: body.unknownIds, replace: body.replace, userId,
     sourceName: files.map((f) => f.name).join(', '),
   });
-  await removeUploads(ids);
+  await removeUploads(ids, userId);
   return summary;
 }
