@@ -60,3 +60,38 @@ test('an admin adds a user, changes its role, and the new user can sign in', asy
     await context.close();
   }
 });
+
+test('an admin disables a user on the users page, which ends that user\'s open session, and enables them again', async ({ page, browser, baseURL }) => {
+  const email = uniqueEmail('disabled-user');
+  const password = 'a-new-Passw0rd';
+  await signIn(page, ADMIN);
+  expect((await page.request.post('/api/users', { data: { email, password, role: 'RATER' } })).status()).toBe(201);
+
+  const userContext = await browser.newContext({ baseURL });
+  try {
+    const userPage = await userContext.newPage();
+    await signIn(userPage, email, password);
+    expect((await userPage.request.get('/api/kbs')).status()).toBe(200);
+
+    await page.goto('/admin/users');
+    const row = page.getByTestId('user-table').getByRole('row').filter({ hasText: email });
+    const disable = row.getByRole('button', { name: 'Disable' });
+    await waitForHydration(disable);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await disable.click();
+    await expect(row.getByRole('button', { name: 'Enable' })).toBeVisible();
+    await expect(row).toContainText('disabled');
+
+    // The session the user already had is refused at once, and signing in again is too.
+    expect((await userPage.request.get('/api/kbs')).status()).toBe(401);
+    await userPage.reload();
+    await expect(userPage).toHaveURL(/\/login/);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await expect(row.getByRole('button', { name: 'Disable' })).toBeVisible();
+    await signIn(userPage, email, password);
+  } finally {
+    await userContext.close();
+  }
+});

@@ -8,6 +8,7 @@ import { migrate } from '../../../lib/db/migrate';
 import { dataDir, projectRoot } from '../../../lib/db/paths';
 import { seedDemo } from '../../../lib/demo/seed';
 import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
+import { trustedProxyCount } from '../../../lib/http/client-address';
 
 export interface ServeOptions {
   port: number;
@@ -20,9 +21,11 @@ const nextBin = () => path.join(projectRoot(), 'node_modules', 'next', 'dist', '
 
 /**
  * Starts the app: the database (DATABASE_URL, or the embedded one owned by this process), migrations,
- * the demo when on the embedded database, then `next start` (or `next dev`) as a child process.
+ * the demo when on the embedded database, then the app's HTTP server (scripts/app-server.ts, Next.js in
+ * production or development mode) as a child process.
  */
 export async function run(opts: ServeOptions): Promise<void> {
+  trustedProxyCount(process.env.SKB_TRUSTED_PROXIES); // a bad value stops here, before any work
   if (!opts.dev && !fs.existsSync(path.join(projectRoot(), '.next', 'BUILD_ID'))) {
     console.log('No production build yet: building the app (about a minute, once)...');
     await runProcess(process.execPath, [nextBin(), 'build']);
@@ -47,9 +50,16 @@ export async function run(opts: ServeOptions): Promise<void> {
     await closeDb();
 
     const url = `http://${opts.host === '0.0.0.0' ? 'localhost' : opts.host}:${opts.port}`;
-    const child = spawn(process.execPath, [nextBin(), opts.dev ? 'dev' : 'start', '-p', String(opts.port), '-H', opts.host], {
+    const serverArgs = ['--port', String(opts.port), '--host', opts.host, '--dir', projectRoot(), ...(opts.dev ? ['--dev'] : [])];
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot(), 'scripts', 'app-server.ts'), ...serverArgs], {
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, NEXTAUTH_SECRET: authSecret() },
+      cwd: projectRoot(),
+      env: {
+        ...process.env,
+        NODE_ENV: opts.dev ? 'development' : 'production',
+        NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url,
+        NEXTAUTH_SECRET: authSecret(),
+      },
     });
     announce(url, credentials);
     const forward = (signal: NodeJS.Signals) => child.kill(signal);

@@ -1,0 +1,40 @@
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import next from 'next';
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '../lib/http/client-address';
+import { refuseMalformedPath } from '../lib/http/request-path';
+
+/**
+ * The app's HTTP server, started by `skb serve`: Next.js behind a plain Node server, so that every request
+ * carries the client address worked out from the socket (`next start` leaves a client's own
+ * X-Forwarded-For in place, where route code cannot tell it from one a proxy wrote).
+ */
+const { values } = parseArgs({
+  options: { port: { type: 'string' }, host: { type: 'string' }, dev: { type: 'boolean', default: false }, dir: { type: 'string' } },
+});
+const port = Number(values.port);
+const hostname = values.host!;
+const trustedProxies = trustedProxyCount(process.env.SKB_TRUSTED_PROXIES);
+
+const server = http.createServer();
+const app = next({ dev: values.dev, dir: values.dir, hostname, port, httpServer: server });
+
+await app.prepare();
+const handle = app.getRequestHandler();
+server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+  if (refuseMalformedPath(req, res)) return;
+  // Overwrites whatever the client sent under this name.
+  req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
+  void handle(req, res);
+});
+server.listen(port, hostname, () => console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}`));
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  void app.close().finally(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
