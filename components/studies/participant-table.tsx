@@ -18,7 +18,10 @@ export function useParticipants(studyId: number) {
   });
 }
 
-/** Who takes part and how far they are; a personal link not opened yet has no items. */
+/** Why a participant holds no items: not started yet, gave them back for not rating, or found the study full. */
+const noItems = (p: ParticipantSummary) => p.expiredAt ? 'expired, items given back' : p.startedAt ? 'none left' : 'not started';
+
+/** Who takes part and how far they are; a link not started yet has no items. */
 export function ParticipantTable({ studyId }: { studyId: number }) {
   const participants = useParticipants(studyId);
   if (participants.error) return <p role="alert" className="text-red-700">Could not load the participants: {participants.error.message}</p>;
@@ -38,7 +41,7 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
         {items.map((p) => (
           <tr key={p.id} className="border-t border-slate-100">
             <td className="py-1">{participantName(p, p.id)}</td>
-            <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">link not opened</span>}</td>
+            <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
             <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
             {when(p.consentedAt)}{when(p.finishedAt)}
           </tr>

@@ -77,14 +77,18 @@ export interface ParticipantSummary {
   items: number;
   rated: number;
   consentedAt: string | null;
+  startedAt: string | null;
   finishedAt: string | null;
+  /** When a study-link participant's items went back for lack of answers. */
+  expiredAt: string | null;
   createdAt: string;
 }
 
-/** Who takes part: accounts and anonymous tokens (issued links not yet opened have no items). */
+/** Who takes part: accounts and anonymous tokens (links not started yet have no items). */
 export async function listParticipants(db: Queryable, studyId: number): Promise<ParticipantSummary[]> {
   const { rows } = await db.query<ParticipantSummary>(
-    `SELECT p.id, u.email AS account, p.consented_at AS "consentedAt", p.finished_at AS "finishedAt", p.created_at AS "createdAt",
+    `SELECT p.id, u.email AS account, p.consented_at AS "consentedAt", p.started_at AS "startedAt", p.finished_at AS "finishedAt",
+            p.expired_at AS "expiredAt", p.created_at AS "createdAt",
             (SELECT count(*)::int FROM study_assignment a WHERE a.participant_id = p.id) AS items,
             (SELECT count(DISTINCT r.item_id)::int FROM rating r WHERE r.participant_id = p.id) AS rated
        FROM study_participant p LEFT JOIN app_user u ON u.id = p.user_id WHERE p.study_id = $1 ORDER BY p.id`, [studyId]);
