@@ -124,23 +124,21 @@ export async function setUserDisabled(db: PrismaClient, actorId: number | null, 
 export async function resetPassword(db: PrismaClient, actorId: number | null, userId: number, password: string): Promise<PublicUser> {
   const parsed = newPasswordSchema.safeParse(password);
   if (!parsed.success) throw badRequest(`Invalid password: ${parsed.error.issues[0]!.message}`, { password: parsed.error.issues.map((i) => i.message) });
-  const passwordHash = await hashPassword(parsed.data);
-  return db.$transaction(async (tx) => {
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
-    if (!user) throw notFound(`No user with id ${userId}`);
-    const updated = await tx.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } }, select: publicFields });
-    await audit(tx, { userId: actorId, action: 'user.password', targetType: 'user', targetId: userId, details: { email: user.email } });
-    return updated;
-  });
+  return updateEndingSessions(db, actorId, userId, 'user.password', { passwordHash: await hashPassword(parsed.data) });
 }
 
 /** Signs a user out everywhere: every session issued so far is refused from now on. */
-export async function endUserSessions(db: PrismaClient, actorId: number | null, userId: number): Promise<PublicUser> {
+export function endUserSessions(db: PrismaClient, actorId: number | null, userId: number): Promise<PublicUser> {
+  return updateEndingSessions(db, actorId, userId, 'user.sessions.end', {});
+}
+
+/** Changes a user and bumps the session version (which every token carries), with an audit entry, in one transaction. */
+function updateEndingSessions(db: PrismaClient, actorId: number | null, userId: number, action: string, data: { passwordHash?: string }): Promise<PublicUser> {
   return db.$transaction(async (tx) => {
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
     if (!user) throw notFound(`No user with id ${userId}`);
-    const updated = await tx.user.update({ where: { id: userId }, data: { sessionVersion: { increment: 1 } }, select: publicFields });
-    await audit(tx, { userId: actorId, action: 'user.sessions.end', targetType: 'user', targetId: userId, details: { email: user.email } });
+    const updated = await tx.user.update({ where: { id: userId }, data: { ...data, sessionVersion: { increment: 1 } }, select: publicFields });
+    await audit(tx, { userId: actorId, action, targetType: 'user', targetId: userId, details: { email: user.email } });
     return updated;
   });
 }
