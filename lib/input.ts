@@ -3,11 +3,14 @@ import { z } from 'zod';
 /** The largest id the database holds: ids are int4. Anything above cannot name a row and would fail in SQL. */
 export const MAX_DB_ID = 2_147_483_647;
 
-/** An id (or release number, offset into a table) in a JSON body. */
-export const idSchema = z.number().int().min(1).max(MAX_DB_ID);
+const NOT_AN_ID = 'must be a positive integer';
+const TOO_BIG = `must be at most ${MAX_DB_ID}`;
+
+/** An id (or release number) in a JSON body. */
+export const idSchema = z.number({ error: NOT_AN_ID }).int(NOT_AN_ID).min(1, NOT_AN_ID).max(MAX_DB_ID, TOO_BIG);
 
 /** The same for a query-string or path value, which arrives as text. */
-export const idTextSchema = z.coerce.number().int().min(1).max(MAX_DB_ID);
+export const idTextSchema = z.coerce.number({ error: NOT_AN_ID }).int(NOT_AN_ID).min(1, NOT_AN_ID).max(MAX_DB_ID, TOO_BIG);
 
 export interface TextProblem {
   field: string;

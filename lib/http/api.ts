@@ -190,7 +190,7 @@ function invalid(where: string, issues: TextProblem[]): AppError {
 
 /** Parses a path parameter that must be a positive integer id (the database's ids are int4). */
 export function idParam(value: string, name: string): number {
-  return parseWith(idTextSchema, value, `${name} (must be a positive integer)`);
+  return parseWith(idTextSchema, value, name);
 }
 
 /** Longest path segment and query-string value any route takes (slugs, names, tokens, cursors are shorter). */

@@ -3,6 +3,7 @@ import { apiRoute, MIB, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
 import { getQuery, updateQuery } from '@/lib/queries/edit';
+import { MAX_DB_ID } from '@/lib/input';
 
 type Params = { slug: string; name: string; qid: string };
 const entityIds = z.array(z.string().trim().min(1).max(200)).max(10_000);
@@ -18,7 +19,7 @@ const changeSchema = z.object({
   answers: entityIds.optional(),
   seeds: entityIds.optional(),
   split: z.string().trim().min(1).max(100).nullable().optional(),
-  version: z.number().int().min(1),
+  version: z.number().int().min(1).max(MAX_DB_ID),
   reason: z.string().trim().min(1, 'say why the query changes').max(500),
 }).strict();
 
