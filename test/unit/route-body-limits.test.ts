@@ -36,6 +36,7 @@ describe('body limits of the API routes', () => {
   it.each([
     ['participate/[token]/ratings/route.ts', 'PUT', 64 * 1024, '64 KiB'],
     ['kbs/[slug]/metapaths/evaluate/route.ts', 'POST', 64 * 1024, '64 KiB'],
+    ['assignments/[id]/judgments/route.ts', 'POST', 1024 * 1024, '1 MiB'],
     ['assignments/[id]/draft/route.ts', 'PUT', 1024 * 1024, '1 MiB'],
     ['assignments/[id]/approve/route.ts', 'POST', 2 * 1024 * 1024, '2 MiB'],
     ['kbs/[slug]/campaigns/route.ts', 'POST', 16 * 1024 * 1024, '16 MiB'],
