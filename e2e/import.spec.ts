@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,6 +184,38 @@ test("an upload id works only for the user who uploaded it: to anyone else it do
     await expect.poll(async () => ((await (await admin.get(`/api/imports/${jobId}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('SUCCEEDED');
   } finally {
     await admin.dispose();
+  }
+});
+
+test('an import whose process was killed shows as failed, with why, as soon as its page is opened', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-e2e-killed-'));
+  // The command runs on the server's embedded database (the data folder's), as an operator's would.
+  const env = { ...process.env, SKB_DATA_DIR: path.resolve('.data/e2e'), DATABASE_URL: '' };
+  const skb = (args: string[]) => spawn(process.execPath, [path.resolve('bin', 'skb.mjs'), ...args], { env, stdio: 'ignore' });
+  const generated = skb(['generate', '--entities', '60000', '--edges', '120000', '--out', dir]);
+  expect(await new Promise((resolve) => generated.on('exit', resolve))).toBe(0);
+  const slug = uniqueSlug('killed');
+  const importer = skb(['import', '--kb', slug, '--format', 'native', path.join(dir, 'entities.jsonl'), path.join(dir, 'edges.tsv')]);
+  try {
+    await signIn(page, ADMIN);
+    const running = async () => {
+      const { jobs } = (await (await page.request.get('/api/imports')).json()) as { jobs: { id: number; slug: string; status: string; rowsRead: number }[] };
+      return jobs.find((j) => j.slug === slug && j.status === 'RUNNING' && j.rowsRead > 0)?.id ?? null;
+    };
+    await expect.poll(running, { timeout: 60_000, intervals: [100] }).not.toBeNull();
+    const jobId = (await running())!;
+    importer.kill('SIGKILL');
+    await new Promise((resolve) => importer.on('exit', resolve));
+
+    await page.goto(`/imports/${jobId}`);
+    await expect(page.getByTestId('import-status')).toHaveText('FAILED');
+    await expect(page.getByTestId('import-message')).toHaveText(/^The import was interrupted: its process \(pid \d+ on .+\) stopped\.$/);
+    // Its knowledge base is gone, so the slug is free.
+    expect((await page.request.get(`/api/kbs/${slug}`)).status()).toBe(404);
+  } finally {
+    importer.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
