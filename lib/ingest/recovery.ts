@@ -10,8 +10,8 @@ import { stagingTables } from './partitions';
  */
 export const ABANDONED_AFTER_MINUTES = 5;
 
-// A dead importer's database session may still be finishing a statement and hold the staging tables:
-// the cleanup then gives up quickly and is retried by the next recovery instead of blocking a request.
+// Should the staging tables still be locked (a session that cannot be ended), the cleanup gives up
+// quickly and is retried by the next recovery instead of blocking a request.
 const LOCK_TIMEOUT = '2s';
 
 interface RunningJob {
@@ -49,6 +49,15 @@ export async function recoverAbandonedImports(pool: pg.Pool, jobId?: number): Pr
 
 /** Discards what the job wrote and marks it failed, all or nothing; false when another process got there first. */
 async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<boolean> {
+  const staging = stagingTables(jobId);
+  // The dead owner's database session may still be running a statement on its staging tables (the server
+  // notices a vanished client only when it next writes to it): end it, so the cleanup need not wait. Only
+  // that session uses these tables. Without the right to end it, the lock timeout below applies.
+  await pool.query(
+    `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+      WHERE c.relname = ANY($1::text[]) AND l.pid <> pg_backend_pid() GROUP BY l.pid`,
+    [[staging.entity, staging.edge, staging.search]],
+  ).catch((err: Error) => console.warn(`Recovering import job ${jobId}: could not end its database session: ${err.message}`));
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -64,7 +73,7 @@ async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<
       await client.query('ROLLBACK');
       return false;
     }
-    if (job.kb_id !== null) await discardImport(client, job.kb_id, job.created, stagingTables(jobId));
+    if (job.kb_id !== null) await discardImport(client, job.kb_id, job.created, staging);
     await client.query(
       `UPDATE import_job SET status = 'FAILED', message = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
       [jobId, message],

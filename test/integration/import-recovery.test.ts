@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../lib/db/generated/enums';
 import { cancelImportJob, getImportJob } from '../../lib/ingest/import-jobs-view';
@@ -73,6 +74,24 @@ describe('recovering imports whose process is gone', () => {
     expect(await tablesOfJob(id)).toEqual([]);
     expect(await db().knowledgeBase.findUnique({ where: { id: kbId } })).toBeNull();
     expect(await recoverAbandonedImports(pool())).toEqual([]);
+  });
+
+  // On the embedded database every connection shares one session, so there is no other session to end.
+  it.runIf(process.env.SKB_TEST_DB === 'postgres')("ends the dead owner's database session when it still holds the staging tables", async () => {
+    const { id } = await orphanedJob('orphaned-session', { host: os.hostname(), pid: deadPid(), start: null });
+    // As a session whose client was killed mid-statement: alive, holding a lock on the staging tables.
+    const orphan = new pg.Client({ connectionString: testDb.url });
+    orphan.on('error', () => {});
+    await orphan.connect();
+    await orphan.query('BEGIN');
+    await orphan.query(`LOCK TABLE ${stagingTables(id).entity} IN ACCESS SHARE MODE`);
+    try {
+      expect(await recoverAbandonedImports(pool())).toEqual([id]);
+      expect(await tablesOfJob(id)).toEqual([]);
+      await expect(orphan.query('SELECT 1')).rejects.toThrow();
+    } finally {
+      await orphan.end().catch(() => {});
+    }
   });
 
   it('tells a recycled pid from the owner by its start time', async () => {
