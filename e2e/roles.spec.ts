@@ -95,3 +95,44 @@ test('an admin disables a user on the users page, which ends that user\'s open s
     await userContext.close();
   }
 });
+
+test('an admin sets a new password and signs a user out everywhere from the users page', async ({ page, browser, baseURL }) => {
+  const email = uniqueEmail('reset-user');
+  await signIn(page, ADMIN);
+  expect((await page.request.post('/api/users', { data: { email, password: 'the-first-Passw0rd', role: 'RATER' } })).status()).toBe(201);
+
+  const userContext = await browser.newContext({ baseURL });
+  try {
+    const userPage = await userContext.newPage();
+    await signIn(userPage, email, 'the-first-Passw0rd');
+
+    await page.goto('/admin/users');
+    const row = page.getByTestId('user-table').getByRole('row').filter({ hasText: email });
+    const reset = row.getByRole('button', { name: 'Reset password' });
+    await waitForHydration(reset);
+    await reset.click();
+    // A common password is refused with the policy's reason; a strong one is set.
+    await row.getByLabel(`New password for ${email}`).fill('password123');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Set' }).click();
+    await expect(page.locator('main').getByRole('alert')).toContainText('too common');
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    await row.getByLabel(`New password for ${email}`).fill('the-second-Passw0rd');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/password') && r.request().method() === 'PUT');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Set' }).click();
+    expect((await saved).status()).toBe(200);
+
+    // The old session ended with the old password; the new one signs in, and "sign out everywhere" ends that too.
+    expect((await userPage.request.get('/api/kbs')).status()).toBe(401);
+    await signIn(userPage, email, 'the-second-Passw0rd');
+    expect((await userPage.request.get('/api/kbs')).status()).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
+    const ended = page.waitForResponse((r) => r.url().endsWith('/sessions') && r.request().method() === 'DELETE');
+    await row.getByRole('button', { name: 'Sign out everywhere' }).click();
+    expect((await ended).status()).toBe(200);
+    expect((await userPage.request.get('/api/kbs')).status()).toBe(401);
+  } finally {
+    await userContext.close();
+  }
+});
