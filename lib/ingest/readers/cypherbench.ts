@@ -6,7 +6,7 @@ import Pick from 'stream-json/filters/Pick.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import StreamValues from 'stream-json/streamers/StreamValues.js';
 import { IngestIssue, type EdgeRecord, type EntityRecord, type KnowledgeSource } from '../source';
-import { idText, stringList } from './fields';
+import { idText, preview, stringList } from './fields';
 import { ByteCounter, displayName } from './text-input';
 
 /** Declared property types by entity or relation label. A relation label can join several label pairs. */
@@ -102,7 +102,7 @@ function propertiesOf(value: unknown, declared: Map<string, Set<string>>, at: st
   for (const [key, v] of Object.entries(value)) {
     const types = declared.get(key);
     if (!types) return `${at}: property "${key}" is not declared for ${label} in the schema`;
-    if (![...types].some((t) => fits(t, v))) return `${at}: property "${key}" must be ${[...types].join(' or ')}, found ${JSON.stringify(v)}`;
+    if (![...types].some((t) => fits(t, v))) return `${at}: property "${key}" must be ${[...types].join(' or ')}, found ${preview(v)}`;
   }
   return value;
 }
@@ -155,7 +155,7 @@ function schemaOf(value: unknown, file: string): Schema {
       if (!isPlain(properties)) throw fail(`${kind} ${item.label}: "properties" must map names to types`);
       const declared = byLabel.get(item.label) ?? new Map<string, Set<string>>();
       for (const [key, type] of Object.entries(properties)) {
-        if (!isType(type)) throw fail(`${kind} ${item.label}: property "${key}" has the unknown type ${JSON.stringify(type)}`);
+        if (!isType(type)) throw fail(`${kind} ${item.label}: property "${key}" has the unknown type ${preview(type)}`);
         declared.set(key, (declared.get(key) ?? new Set<string>()).add(type));
       }
       byLabel.set(item.label, declared);

@@ -25,6 +25,17 @@ export function propertiesColumn(text: string | undefined, file: string, line: n
   return new IngestIssue(file, line, 'properties must be a JSON object');
 }
 
+/** A value as an error message shows it: JSON, cut short; one too deeply nested to write out is named as such. */
+export function preview(value: unknown, max = 80): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    return 'a value nested too deeply to show';
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** Documents and properties nested deeper than this are bad rows: no real one comes close, and deeper ones exhaust stacks. */
 export const MAX_NESTING = 100;
 

@@ -197,6 +197,17 @@ describe('cypherbenchSource', () => {
     expect(await thrownIssue(() => source.entities())).toBe('types.json:0: schema: entities Team: property "inception" has the unknown type "integer"');
   });
 
+  it('reports values nested thousands of levels deep, or very long, without writing them out whole', async () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    // Written as text: JSON.stringify cannot write the deep value either.
+    const text = JSON.stringify({ schema, entities: [{ ...lebron, properties: 'HERE' }], relations: [] })
+      .replace('"HERE"', `{"height_cm":${deep},"draft_year":"${'9'.repeat(1000)}"}`);
+    const got = await drain(cypherbenchSource([write('deep.json', text)]));
+    expect(got.entityIssues).toEqual(['deep.json:0: entity "Player#Q36159": property "height_cm" must be float, found a value nested too deeply to show']);
+    const long = await drain(cypherbenchSource([write('long.json', text.replace(`"height_cm":${deep},`, ''))]));
+    expect(long.entityIssues).toEqual([`deep.json:0: entity "Player#Q36159": property "draft_year" must be int, found "${'9'.repeat(79)}…`.replace('deep.json', 'long.json')]);
+  });
+
   it('throws an IngestIssue at a JSON syntax error', async () => {
     const text = JSON.stringify(graph);
     const cut = text.indexOf('{"eid":"Team#Q121783"');
