@@ -104,3 +104,23 @@ test('review routes: only managers review, never their own work; a returned assi
   expect(stats.totals).toMatchObject({ approved: 1, submitted: 1 });
   for (const r of [curator, annotator]) await r.dispose();
 });
+
+test('parallel claims of one annotator (a double click, a second tab) all answer the same lease, and only one is held', async ({ playwright, baseURL }) => {
+  const curator = await signedIn(playwright, baseURL, CURATOR);
+  const name = `api-one-lease-${Date.now().toString(36)}`;
+  const created = await curator.post(`/api/kbs/${PUBLIC_KB.slug}/campaigns`, {
+    data: { name, annotatorsPerSeed: 1, querySet: `${name}-queries`, annotators: [ANNOTATOR], seeds: { mode: 'random', count: 3, types: ['product'], seed: 5 } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: campaignId } = (await created.json()) as { id: number };
+  const tabs = await Promise.all(Array.from({ length: 4 }, () => signedIn(playwright, baseURL, ANNOTATOR)));
+  const answers = await Promise.all(tabs.map(async (tab) => {
+    const res = await tab.post(`/api/campaigns/${campaignId}/claim`);
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { assignment: { id: number } | null }).assignment;
+  }));
+  expect(answers.every((a) => a !== null)).toBe(true);
+  expect(new Set(answers.map((a) => a!.id)).size).toBe(1);
+  const detail = (await (await tabs[0]!.get(`/api/campaigns/${campaignId}`)).json()) as { mine: { assignmentId: number; status: string }[] };
+  expect(detail.mine).toEqual([expect.objectContaining({ assignmentId: answers[0]!.id, status: 'ACTIVE' })]);
+});
