@@ -25,13 +25,28 @@ export interface EdgeRecord {
   at: SourcePosition;
 }
 
+/** A UTF-16 surrogate without its other half: no valid Unicode character, refused by PostgreSQL. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text with NUL characters and lone surrogates written out as `\u0000`, `\ud800`: storable, and visible. */
+function writtenOut(text: string): string {
+  return text.replace(/\u0000/g, '\\u0000').replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
 /** A row that cannot be imported: where it is and why. */
 export class IngestIssue {
+  readonly file: string;
+  readonly reason: string;
+
   constructor(
-    readonly file: string,
+    file: string,
     readonly line: number,
-    readonly reason: string,
-  ) {}
+    reason: string,
+  ) {
+    // Reasons quote the input, and the job keeps them in the database.
+    this.file = writtenOut(file);
+    this.reason = writtenOut(reason);
+  }
 
   toString(): string {
     return `${this.file}:${this.line}: ${this.reason}`;

@@ -56,12 +56,14 @@ const cases: Case[] = [
         `{"node_id": "B_(2)", "node_attr": ${nulJson}, "node_index": 2, "node_name": "B", "node_type": "t"}`,
         `{"node_id": "C_(3)", "node_attr": "x", "node_index": 3, "node_name": ${loneJson}, "node_type": "t"}`,
         '{"node_id": "D_(4)", "node_attr": "fine", "node_index": 4, "node_name": "D", "node_type": "t"}',
+        // A reader's message quoting the bad value: the job keeps it, with the NUL written out.
+        '{"node_id": "E\\u0000", "node_attr": "x", "node_index": 5, "node_name": "E", "node_type": "t"}',
       ].join('\n'),
       'edges.csv': 'head_id,head_type,relation,tail_type,tail_id\nA_(1),t,r,t,D_(4)\nA_(1),t,r\0,t,D_(4)\n',
     },
     entities: 2,
     edges: 1,
-    errors: [`nodes.jsonl:2: the document ${NUL}`, `nodes.jsonl:3: the name ${SURROGATE}`, `edges.csv:3: the relation ${NUL}`],
+    errors: [`nodes.jsonl:2: the document ${NUL}`, `nodes.jsonl:3: the name ${SURROGATE}`, 'nodes.jsonl:5: field "node_id" "E\\u0000" does not end with "_(5)", the node_index', `edges.csv:3: the relation ${NUL}`],
   },
   {
     format: 'triples',

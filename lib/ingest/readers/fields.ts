@@ -1,4 +1,4 @@
-import { IngestIssue, type EdgeRecord, type EntityRecord } from '../source';
+import { IngestIssue, LONE_SURROGATE, type EdgeRecord, type EntityRecord } from '../source';
 
 /** An id as text: strings are trimmed, integers accepted; anything else is not an id. */
 export function idText(value: unknown): string | null {
@@ -41,11 +41,10 @@ export const MAX_NESTING = 100;
 
 const NUL = 'contains a NUL character (U+0000), which PostgreSQL text cannot store';
 const SURROGATE = 'contains an unpaired surrogate (half of a UTF-16 pair, such as \\ud800), which PostgreSQL text cannot store';
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function textProblem(s: string): string | null {
   if (s.includes('\u0000')) return NUL;
-  return LONE_SURROGATE.test(s) ? SURROGATE : null;
+  return s.search(LONE_SURROGATE) >= 0 ? SURROGATE : null;
 }
 
 /** Why PostgreSQL could not store this value (text, keys or nesting), or null. Iterative: no input can exhaust the stack. */
