@@ -18,7 +18,7 @@ export interface TextProblem {
 }
 
 /** Surrogate halves without their partner: not Unicode text, and PostgreSQL cannot store them faithfully. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a string cannot be stored as PostgreSQL text (NUL is refused there outright), or null when it can. */
 export function textProblem(s: string): string | null {

@@ -1,3 +1,5 @@
+import { LONE_SURROGATE } from '../input';
+
 /**
  * What every importer reads: a knowledge source yields entities in a first pass and edges in a second,
  * each record or problem carrying the file and line it came from. Readers stream; they never hold a
@@ -25,12 +27,11 @@ export interface EdgeRecord {
   at: SourcePosition;
 }
 
-/** A UTF-16 surrogate without its other half: no valid Unicode character, refused by PostgreSQL. */
-export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /** Text with NUL characters and lone surrogates written out as `\u0000`, `\ud800`: storable, and visible. */
 function writtenOut(text: string): string {
-  return text.replace(/\u0000/g, '\\u0000').replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return text.replace(/\u0000/g, '\\u0000').replace(LONE_SURROGATES, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 /** A row that cannot be imported: where it is and why. */

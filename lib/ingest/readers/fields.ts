@@ -1,4 +1,5 @@
-import { IngestIssue, LONE_SURROGATE, type EdgeRecord, type EntityRecord } from '../source';
+import { LONE_SURROGATE } from '../../input';
+import { IngestIssue, type EdgeRecord, type EntityRecord } from '../source';
 
 /** An id as text: strings are trimmed, integers accepted; anything else is not an id. */
 export function idText(value: unknown): string | null {
@@ -44,7 +45,7 @@ const SURROGATE = 'contains an unpaired surrogate (half of a UTF-16 pair, such a
 
 function textProblem(s: string): string | null {
   if (s.includes('\u0000')) return NUL;
-  return s.search(LONE_SURROGATE) >= 0 ? SURROGATE : null;
+  return LONE_SURROGATE.test(s) ? SURROGATE : null;
 }
 
 /** Why PostgreSQL could not store this value (text, keys or nesting), or null. Iterative: no input can exhaust the stack. */
