@@ -35,7 +35,7 @@ describe('review and approval', () => {
     const work = async (user: number, text: string, relevant: string[]) => {
       const a = (await claimNext(pool(), campaignId, user))!;
       await saveDraft(pool(), a.id, user, { text, version: 0, requirement: { paths: [{ start: { entity: a.entityId }, steps: [{ direction: 'out', relation: 'interacts with', targetType: 'gene/protein' }] }] }, textSpans: [{ field: 'name', start: 0, end: 5, quote: 'SMAD3' }] });
-      for (const e of relevant) await judge(pool(), a.id, user, { entityId: idOf.get(e)!, label: 'relevant', evidence: [{ kind: 'edge', source: a.entityId, relation: 'interacts with', target: idOf.get(e)! }], version: 0 });
+      for (const e of relevant) await judge(pool(), a.id, user, { entityId: idOf.get(e)!, label: 'relevant', evidence: [{ kind: 'span', entity: idOf.get(e)!, field: 'node_name', start: 0, end: 3, quote: 'IL1' }], version: 0 });
       await submitAssignment(pool(), a.id, user, 1);
       return a;
     };
