@@ -84,6 +84,7 @@ export interface JudgmentInput {
  * edges, a span's entity one of its entities, so a judgment never cites another knowledge base's data.
  */
 async function checkEvidence(db: Queryable, kbId: number, evidence: Evidence[]): Promise<void> {
+  if (!evidence.length) return;
   const edges = evidence.flatMap((e, i) => (e.kind === 'edge' ? [{ i, ...e }] : []));
   const spans = evidence.flatMap((e, i) => (e.kind === 'span' ? [{ i, ...e }] : []));
   const { rows } = await db.query<{ i: number }>(
