@@ -94,6 +94,19 @@ describe('recovering imports whose process is gone', () => {
     }
   });
 
+  it('keeps the live version of a knowledge base whose re-import died', async () => {
+    const { kbId } = await importKnowledgeBase(pool(), tiny, { slug: 'reimported', format: 'test', files: [] });
+    const { rows } = await pool().query<{ id: number }>(
+      `INSERT INTO import_job (kb_id, slug, format, owner_host, owner_pid) VALUES ($1, 'reimported', 'native', $2, $3) RETURNING id`,
+      [kbId, os.hostname(), deadPid()],
+    );
+    const id = rows[0]!.id;
+    await createStagingTables(pool(), stagingTables(id));
+    expect(await recoverAbandonedImports(pool())).toEqual([id]);
+    expect(await tablesOfJob(id)).toEqual([]);
+    expect(await db().knowledgeBase.findUniqueOrThrow({ where: { id: kbId } })).toMatchObject({ status: 'READY', entityCount: 1 });
+  });
+
   it('tells a recycled pid from the owner by its start time', async () => {
     // This very process's pid, but started at another time: the owner that had this pid is gone.
     const recycled = await orphanedJob('recycled-pid', { host: os.hostname(), pid: process.pid, start: 'another-boot:1' });
