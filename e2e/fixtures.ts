@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 
 export const E2E_PORT = 3210;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -85,3 +85,32 @@ export async function userId(request: APIRequestContext, email: string): Promise
   if (!user) throw new Error(`No user ${email}`);
   return user.id;
 }
+
+/** A fresh API context, signed in as `email` (anonymous without one); dispose it when done. */
+export async function apiContext(playwright: PlaywrightWorkerArgs['playwright'], email?: string, password?: string): Promise<APIRequestContext> {
+  const request = await playwright.request.newContext({ baseURL: BASE_URL });
+  if (email) await apiSignIn(request, email, password);
+  return request;
+}
+
+/**
+ * `test` whose page fails the test on any Content-Security-Policy violation: those Chromium logs to the console,
+ * and those the page's `securitypolicyviolation` event reports (also for reports the console leaves out).
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    await page.exposeFunction('__skbCspViolation', (v: string) => violations.push(v));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        (window as unknown as { __skbCspViolation(v: string): void }).__skbCspViolation(
+          `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} on ${e.documentURI} (${e.sourceFile}:${e.lineNumber})`);
+      });
+    });
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) violations.push(`${page.url()}: ${msg.text()}`);
+    });
+    await use(page);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
