@@ -113,8 +113,9 @@ export async function saveRating(db: Queryable, who: ParticipantRef | { token: s
   if (ctx.expired) throw participationExpired();
   if (!ctx.open) throw conflict(ctx.closed ? 'This study has closed; answers are no longer taken' : 'This study is not open yet');
   if (ctx.needsConsent) throw conflict('Agree to the consent text before rating');
-  if (ctx.finished) throw conflict('You have finished this study; your answers can no longer be changed');
+  // Another study's item is not found, whatever the state of this participation.
   if (!ctx.assigned) throw notFound(`Item ${input.itemId} is not one of your items`);
+  if (ctx.finished) throw conflict('You have finished this study; your answers can no longer be changed');
   const dimension = ctx.dimensions.find((d) => d.key === input.dimension);
   if (!dimension) throw badRequest(`dimension: "${input.dimension}" is not a dimension of this study`);
   const wrong = invalidAnswer(dimension, input);

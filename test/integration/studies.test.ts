@@ -273,6 +273,8 @@ describe('rating studies', () => {
       const change = saveRating(pool(), me, { itemId: item!.itemId, dimension: 'naturalness', value: 5 });
       if (allowEditsAfterFinish) await change;
       else expect(await change.catch((e: AppError) => e)).toMatchObject({ status: 409, message: expect.stringContaining('finished') });
+      // Someone else's item stays not found, finished or not.
+      expect(await status(saveRating(pool(), me, { itemId: 999999, dimension: 'naturalness', value: 5 }))).toBe(404);
       const { rows } = await pool().query(`SELECT value FROM rating WHERE participant_id = $1 AND dimension = 'naturalness'`, [me.id]);
       expect(rows).toEqual([{ value: allowEditsAfterFinish ? 5 : 3 }]);
     }
