@@ -27,9 +27,16 @@ test('an anonymous participant rates through the study link; roles, tokens and c
   expect((await anonymous.get(`/api/studies/${id}/results`)).status()).toBe(401);
   expect((await anonymous.post('/api/join/not-a-real-link-token-000000000000')).status()).toBe(404);
   const { token } = (await (await anonymous.post(`/api/join/${linkToken}`)).json()) as { token: string };
-  const view = (await (await anonymous.get(`/api/participate/${token}`)).json()) as { study: { name: string }; items: { itemId: number }[] };
-  expect(view.study.name).toBe(name);
+  // The view is read-only: items are handed out by the explicit start, however often the view is read.
+  for (let i = 0; i < 2; i++) {
+    const read = (await (await anonymous.get(`/api/participate/${token}`)).json()) as { study: { name: string }; items: unknown[]; participant: { startedAt: string | null } };
+    expect(read).toMatchObject({ study: { name }, items: [], participant: { startedAt: null } });
+  }
+  const started = await anonymous.post(`/api/participate/${token}/start`);
+  expect(started.status()).toBe(200);
+  const view = (await started.json()) as { study: { name: string }; items: { itemId: number }[] };
   expect(view.items).toHaveLength(3);
+  expect(((await (await anonymous.get(`/api/participate/${token}`)).json()) as { items: unknown[] }).items).toHaveLength(3);
   const item = view.items[0]!.itemId;
   const rate = (value: unknown, itemId = item, t = token) => anonymous.put(`/api/participate/${t}/ratings`, { data: { itemId, dimension: 'naturalness', value } });
   expect((await rate(4)).status()).toBe(409);
@@ -40,15 +47,19 @@ test('an anonymous participant rates through the study link; roles, tokens and c
 
   // Another study's participant cannot touch this study's items.
   const { token: stranger } = (await (await anonymous.post(`/api/join/${other.linkToken}`)).json()) as { token: string };
-  await anonymous.get(`/api/participate/${stranger}`);
+  await anonymous.post(`/api/participate/${stranger}/start`);
   await anonymous.post(`/api/participate/${stranger}/consent`);
   expect((await rate(3, item, stranger)).status()).toBe(404);
 
   const rater = await context(playwright, baseURL, RATER);
   expect((await rater.get(`/api/studies/${id}`)).status()).toBe(403);
   expect((await rater.get(`/api/studies/${id}/results`)).status()).toBe(403);
-  const own = (await (await rater.get(`/api/studies/${id}/me`)).json()) as { items: unknown[] };
+  // A rater's view makes no participation; starting makes it and hands out the items.
+  expect(((await (await rater.get(`/api/studies/${id}/me`)).json()) as { items: unknown[] }).items).toEqual([]);
+  expect((await (await curator.get(`/api/studies/${id}/participants`)).json() as { items: { account: string | null }[] }).items.filter((p) => p.account)).toEqual([]);
+  const own = (await (await rater.post(`/api/studies/${id}/me/start`)).json()) as { items: unknown[] };
   expect(own.items).toHaveLength(3);
+  expect(((await (await rater.get(`/api/studies/${id}/me`)).json()) as { items: unknown[] }).items).toEqual(own.items);
 
   const results = (await (await curator.get(`/api/studies/${id}/results`)).json()) as { ratings: number; dimensions: { key: string; overall: { n: number; mean: number } }[] };
   expect(results.ratings).toBe(1);
@@ -56,6 +67,15 @@ test('an anonymous participant rates through the study link; roles, tokens and c
   const csv = await curator.get(`/api/studies/${id}/export?format=ratings-csv`);
   expect(csv.headers()['content-disposition']).toContain(`study-${id}-ratings.csv`);
   expect((await csv.text()).trim().split('\n')).toHaveLength(2);
+
+  // Joins through one link from one address are limited: the sixth within ten minutes waits, and is told how long.
+  let accepted = 1;
+  let refused = await anonymous.post(`/api/join/${other.linkToken}`);
+  for (; refused.status() === 200 && accepted < 12; accepted++) refused = await anonymous.post(`/api/join/${other.linkToken}`);
+  expect(accepted).toBe(5);
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(500);
+  expect(((await refused.json()) as { error: string }).error).toMatch(/try again in \d+ minutes/);
 
   expect((await curator.patch(`/api/studies/${id}`, { data: { status: 'CLOSED' } })).status()).toBe(200);
   expect((await rate(5)).status()).toBe(409);

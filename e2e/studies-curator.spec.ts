@@ -53,7 +53,9 @@ interface Participation {
 
 /** Rates every item of a personal link's participant through the participant API, after consenting. */
 async function rate(request: APIRequestContext, token: string, who: 'first' | 'second', sourceOf: Map<number, 'live' | 'release'>): Promise<Participation> {
-  const res = await request.get(`/api/participate/${token}`);
+  // Reading the participation hands nothing out; starting does.
+  expect(((await (await request.get(`/api/participate/${token}`)).json()) as Participation).items).toEqual([]);
+  const res = await request.post(`/api/participate/${token}/start`);
   expect(res.status()).toBe(200);
   const view = (await res.json()) as Participation;
   expect(view.items).toHaveLength(7);
@@ -194,7 +196,7 @@ test('a curator builds a study through the form, hands out links and reads its r
   const [csvFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(csvFile.suggestedFilename()).toBe(`study-${studyId}-links.csv`);
   expect(await readFile(await csvFile.path(), 'utf8')).toBe(`number,link\n1,${links[0]}\n2,${links[1]}\n`);
-  await expect(page.getByTestId('participant-table').getByText('link not opened')).toHaveCount(2);
+  await expect(page.getByTestId('participant-table').getByText('not started')).toHaveCount(2);
 
   // A new study link replaces the old one.
   await page.getByRole('button', { name: 'New study link' }).click();

@@ -103,7 +103,7 @@ test('a curator builds a study, two anonymous participants rate by keyboard (one
   await page.getByRole('button', { name: 'Create 1 personal link' }).click();
   const personalLink = await page.getByTestId('personal-links').getByRole('textbox').inputValue();
   expect(personalLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rate\/[\w-]+$/);
-  await expect(page.getByTestId('participant-table').getByText('link not opened')).toHaveCount(1);
+  await expect(page.getByTestId('participant-table').getByText('not started')).toHaveCount(1);
 
   // 2. Participant A, in a browser of their own, through the study link: agrees, rates two items and leaves.
   const typedA: Typed = new Map();
@@ -147,7 +147,7 @@ test('a curator builds a study, two anonymous participants rate by keyboard (one
   await page.reload();
   const participants = page.getByTestId('participant-table');
   await expect(participants.getByRole('row').filter({ hasText: 'anonymous #' })).toHaveCount(2);
-  await expect(participants.getByText('link not opened')).toHaveCount(0);
+  await expect(participants.getByText('not started')).toHaveCount(0);
   await page.getByRole('link', { name: 'Results' }).click();
   await expect(page).toHaveURL(new RegExp(`${studiesPath}/\\d+/results$`));
   await expect(page.getByTestId('results-totals')).toHaveText('2 participants, 24 ratings');
