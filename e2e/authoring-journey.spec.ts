@@ -140,7 +140,7 @@ test('a query goes from a new campaign through annotation and review into the qu
   await expect(page.getByTestId('set-summary')).toContainText('1 query');
   await expect(page.getByTestId('query-table')).toContainText(text);
   const download = page.waitForEvent('download');
-  await page.getByRole('navigation', { name: 'Export' }).getByRole('link', { name: 'STaRK' }).click();
+  await page.getByRole('navigation', { name: 'Export' }).getByRole('link', { name: 'STaRK', exact: true }).click();
   const zip = readFileSync((await (await download).path())!);
   const files = unzip(zip);
   const csv = [...files].find(([path]) => path.endsWith('/stark_qa_human_generated_eval.csv'))?.[1];

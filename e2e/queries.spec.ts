@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
+import { unzip } from './gear-kb';
 
 /**
  * Query sets through the browser: import a STaRK query set, read its statistics, release and download it,
@@ -256,23 +256,6 @@ test('a curator imports a STaRK query set, reads its statistics, releases it, sc
   await expect(page.getByTestId('query-revisions').locator('tbody tr')).toHaveCount(3);
 });
 
-/** One file of a zip download, read through the central directory (archiver streams entries, so sizes are only there). */
-function unzipEntry(zip: Buffer, name: string): Buffer {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  let at = zip.readUInt32LE(end + 16);
-  for (let n = zip.readUInt16LE(end + 10); n > 0; n--) {
-    const nameLength = zip.readUInt16LE(at + 28);
-    const entry = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    if (entry === name) {
-      const [method, size, local] = [zip.readUInt16LE(at + 10), zip.readUInt32LE(at + 20), zip.readUInt32LE(at + 42)];
-      const data = zip.subarray(local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28)).subarray(0, size);
-      return method === 0 ? data : zlib.inflateRawSync(data);
-    }
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  throw new Error(`No ${name} in the zip`);
-}
-
 test('the STaRK export is the exact file; its spreadsheet variant neutralises a query text that is a formula', async ({ page }) => {
   test.setTimeout(90_000);
   const slug = uniqueName('outdoor');
@@ -297,10 +280,10 @@ test('the STaRK export is the exact file; its spreadsheet variant neutralises a 
   };
   const exact = await download('STaRK');
   expect(exact.name).toBe(`${setName}-stark.zip`);
-  expect(unzipEntry(exact.zip, `${setName}-stark/stark/stark_qa.csv`).toString('utf8')).toBe(csv);
+  expect(unzip(exact.zip).get(`${setName}-stark/stark/stark_qa.csv`)).toBe(csv);
   const forSheets = await download('STaRK CSV for spreadsheets');
   expect(forSheets.name).toBe(`${setName}-stark-spreadsheet.zip`);
-  expect(unzipEntry(forSheets.zip, `${setName}-stark-spreadsheet/stark/stark_qa.csv`).toString('utf8'))
+  expect(unzip(forSheets.zip).get(`${setName}-stark-spreadsheet/stark/stark_qa.csv`))
     .toBe(csv.replace('0,"=HYPERLINK', `0,"'=HYPERLINK`));
 });
 
