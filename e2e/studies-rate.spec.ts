@@ -153,6 +153,24 @@ test('anonymous participants rate by keyboard through both kinds of link, stop, 
   await expect(page.getByTestId('rating-hint')).toContainText('Answer every required scale');
   await expect(progress(page)).toContainText('Item 1 of 4');
   await rateToTheEnd(page, typed, 4);
+
+  // Finished: the answers are shown read-only, keys only move between items, and a change is refused.
+  await page.reload();
+  await expect(page.getByTestId('thank-you')).toContainText('can no longer be changed');
+  await expect(page.getByTestId('read-only')).toBeVisible();
+  await expect(progress(page)).toContainText('Item 1 of 4 · 4 complete');
+  await itemReady(page);
+  const chosen = (await scale(page, 'Naturalness').getByRole('radio', { checked: true }).getAttribute('value'))!;
+  await expect(scale(page, 'Naturalness').getByRole('radio', { checked: true })).toBeDisabled();
+  await page.keyboard.press(chosen === '5' ? '4' : '5');
+  await expect(scale(page, 'Naturalness').getByRole('radio', { checked: true })).toHaveAttribute('value', chosen);
+  await page.keyboard.press('Enter');
+  await expect(progress(page)).toContainText('Item 2 of 4');
+  await expect(page.getByRole('button', { name: 'Stop for now' })).toHaveCount(0);
+  const finishedView = (await (await b.request.get(`/api/participate/${tokenB}`)).json()) as { items: { itemId: number }[] };
+  const change = await b.request.put(`/api/participate/${tokenB}/ratings`, { data: { itemId: finishedView.items[0]!.itemId, dimension: 'naturalness', value: 3 } });
+  expect(change.status()).toBe(409);
+  expect(((await change.json()) as { error: string }).error).toContain('finished');
   await b.close();
 
   // The curator sees each answer once, with the values typed.
@@ -181,7 +199,7 @@ test('anonymous participants rate by keyboard through both kinds of link, stop, 
   const anonymous = await context(playwright, baseURL);
   const other = await createStudy(curator, `${name}-other`, { itemsPerParticipant: 2 });
   const { token: otherToken } = (await (await anonymous.post(`/api/join/${other.linkToken}`)).json()) as { token: string };
-  const otherItem = ((await (await anonymous.get(`/api/participate/${otherToken}`)).json()) as { items: { itemId: number }[] }).items[0]!.itemId;
+  const otherItem = ((await (await anonymous.post(`/api/participate/${otherToken}/start`)).json()) as { items: { itemId: number }[] }).items[0]!.itemId;
   const tokenA = rateA.split('/').pop()!;
   const foreign = await anonymous.put(`/api/participate/${tokenA}/ratings`, { data: { itemId: otherItem, dimension: 'naturalness', value: 3 } });
   expect(foreign.status()).toBe(404);
