@@ -1,17 +1,5 @@
-import { expect, request as playwrightRequest, test, type Locator, type Page, type Response } from '@playwright/test';
-import {
-  ADMIN,
-  ANNOTATOR,
-  BASE_URL,
-  CURATOR,
-  PRIVATE_KB,
-  PUBLIC_KB,
-  RATER,
-  apiSignIn,
-  signIn,
-  uniqueEmail,
-  waitForHydration,
-} from './fixtures';
+import { expect, request as playwrightRequest, type Locator, type Page, type Response } from '@playwright/test';
+import { ADMIN, ANNOTATOR, BASE_URL, CURATOR, PRIVATE_KB, PUBLIC_KB, RATER, apiSignIn, signIn, uniqueEmail, waitForHydration, test } from './fixtures';
 
 /**
  * The access panel of a knowledge base page: visibility and members, for admins and the knowledge

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type APIResponse, type PlaywrightWorkerArgs } from '@playwright/test';
-import { ADMIN, ANNOTATOR, PRIVATE_KB, PUBLIC_KB, RATER, apiSignIn, listUsers, signIn, uniqueEmail, userId } from './fixtures';
+import { expect, type APIRequestContext, type APIResponse, type PlaywrightWorkerArgs } from '@playwright/test';
+import { ADMIN, ANNOTATOR, PRIVATE_KB, PUBLIC_KB, RATER, apiSignIn, listUsers, signIn, uniqueEmail, userId, test } from './fixtures';
 
 interface RelationCount {
   relation: string;

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { encode } from 'next-auth/jwt';
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, ANNOTATOR, CURATOR, TEST_PASSWORD, apiSignIn, signIn, submitLogin, uniqueEmail, waitForHydration } from './fixtures';
+import { expect, type Page } from '@playwright/test';
+import { ADMIN, ANNOTATOR, CURATOR, TEST_PASSWORD, apiSignIn, signIn, submitLogin, uniqueEmail, waitForHydration, test } from './fixtures';
 
 /** Submits the form and waits for next-auth's answer, so consecutive attempts do not overlap. */
 async function attemptLogin(page: Page, email: string, password: string): Promise<void> {

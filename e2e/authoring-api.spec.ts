@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
-import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, RATER } from './fixtures';
+import { expect, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
+import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, RATER, test } from './fixtures';
 
 /**
  * The annotator's API journey on the demo catalogue: a curator opens a campaign, the annotator gets a seed,

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 import { GEAR_ENTITIES, importGearKb, unzip } from './gear-kb';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { ANNOTATOR, apiSignIn, CURATOR, signIn, waitForHydration } from './fixtures';
+import { expect } from '@playwright/test';
+import { ANNOTATOR, apiSignIn, CURATOR, signIn, waitForHydration, test } from './fixtures';
 import { GEAR_ENTITIES, importGearKb, unzip } from './gear-kb';
 
 /**

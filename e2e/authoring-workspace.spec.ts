@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
-import { ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 /**
  * The annotator's workspace in the browser, on the demo catalogue: the leak warning as the query is typed,

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { ADMIN, ANNOTATOR, CURATOR, PRIVATE_KB, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { expect } from '@playwright/test';
+import { ADMIN, ANNOTATOR, CURATOR, PRIVATE_KB, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 test('an anonymous visitor is sent to the sign-in page', async ({ page }) => {
   await page.goto('/');

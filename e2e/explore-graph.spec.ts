@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
-import { ANNOTATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { ANNOTATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 const catalogue = buildDemoCatalogue();
 const brand = catalogue.entities.find((e) => e.name === 'Trailmark')!;

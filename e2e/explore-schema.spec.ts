@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { ANNOTATOR, PUBLIC_KB, signIn } from './fixtures';
+import { expect } from '@playwright/test';
+import { ANNOTATOR, PUBLIC_KB, signIn, test } from './fixtures';
 
 test('the overview shows the schema: type map, legend, degree chart and hubs that lead to the explorer', async ({ page }) => {
   await signIn(page, ANNOTATOR);

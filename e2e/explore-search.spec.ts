@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
-import { ANNOTATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { ANNOTATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 const catalogue = buildDemoCatalogue();
 const api = `/api/kbs/${PUBLIC_KB.slug}`;

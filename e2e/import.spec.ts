@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, apiContext, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
+import { expect, type Page } from '@playwright/test';
+import { ADMIN, apiContext, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test } from './fixtures';
 
 /**
  * Importing through the browser: upload files, start the import, follow the job page, open the result.

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test } from './fixtures';
 import { unzip } from './gear-kb';
 
 /**

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { ADMIN, RATER, signIn, uniqueEmail, waitForHydration } from './fixtures';
+import { expect } from '@playwright/test';
+import { ADMIN, RATER, signIn, uniqueEmail, waitForHydration, test } from './fixtures';
 
 test('a rater gets the 403 page for user administration', async ({ page }) => {
   await signIn(page, RATER);

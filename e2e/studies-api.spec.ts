@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
-import { apiSignIn, CURATOR, PUBLIC_KB, RATER } from './fixtures';
+import { expect, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
+import { apiSignIn, CURATOR, PUBLIC_KB, RATER, test } from './fixtures';
 
 /**
  * Study routes over HTTP: managers define and read, anonymous participants hold only a token, and a token

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration } from './fixtures';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test } from './fixtures';
 
 /**
  * The curator's study pages: a study built through the form over the demo query set and a release of it (mixed

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { krippendorffAlpha } from '../lib/stats/agreement';
-import { CURATOR, PUBLIC_KB, signIn, waitForHydration } from './fixtures';
+import { CURATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 /**
  * A rating study from start to end, in the browser: a curator builds it through the form and hands out the

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn } from './fixtures';
+import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, test } from './fixtures';
 
 /**
  * The participant's rating screen: anonymous participants through the study link and a personal link, and a
