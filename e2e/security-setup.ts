@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type PlaywrightWorkerArgs } from '@play
 import { ADMIN, ANNOTATOR, apiContext, CURATOR, PRIVATE_KB, PUBLIC_KB, RATER, TEST_PASSWORD, uniqueEmail } from './fixtures';
 import { fillPattern, paramKind, type ApiRoute, type Method } from './route-table';
 import type { Role } from '../lib/auth/roles';
+import { DEMO_QUERY_SET } from '../lib/demo/queries';
 
 /**
  * What the security specs share: the callers, the real ids they fill routes with, and how each mutation is made
@@ -86,14 +87,18 @@ export async function setUpSecurityFixtures(playwright: PlaywrightWorkerArgs['pl
     const slug = KB_SLUG[kb];
     members[kb] = new Set((await json<{ members: { email: string }[] }>(await admin.get(`/api/kbs/${slug}/members`))).members.map((m) => m.email));
     const { hubs } = await json<{ hubs: { id: number }[] }>(await admin.get(`/api/kbs/${slug}/stats`));
+    // Other specs add query sets (some empty) to the same knowledge bases: the demo's set first, else any with a query.
     const sets = await json<{ items: { name: string }[] }>(await admin.get(`/api/kbs/${slug}/query-sets`));
-    const querySet = sets.items[0]?.name ?? MISSING_NAME;
+    const names = sets.items.map((set) => set.name).sort((a, b) => Number(b === DEMO_QUERY_SET) - Number(a === DEMO_QUERY_SET));
+    let querySet = MISSING_NAME;
     let qid = MISSING_NAME;
     let runId = Number(MISSING_ID);
-    if (sets.items[0]) {
-      const queries = await json<{ items: { id: string }[] }>(await admin.get(`/api/kbs/${slug}/query-sets/${querySet}/queries?limit=1`));
-      qid = queries.items[0]!.id;
-      runId = (await json<{ id: number }>(await admin.post(`/api/kbs/${slug}/query-sets/${querySet}/runs/baseline`, { data: {} }), 202)).id;
+    for (const name of names) {
+      const queries = await json<{ items: { id: string }[] }>(await admin.get(`/api/kbs/${slug}/query-sets/${encodeURIComponent(name)}/queries?limit=1`));
+      if (!queries.items[0]) continue;
+      [querySet, qid] = [name, queries.items[0].id];
+      runId = (await json<{ id: number }>(await admin.post(`/api/kbs/${slug}/query-sets/${name}/runs/baseline`, { data: {} }), 202)).id;
+      break;
     }
     perKb[kb] = { entityId: hubs[0]!.id, otherEntityId: hubs[1]!.id, querySet, qid, runId };
   }
@@ -108,13 +113,16 @@ export async function setUpSecurityFixtures(playwright: PlaywrightWorkerArgs['pl
   }), 201);
   const { tokens } = await json<{ tokens: string[] }>(await admin.post(`/api/studies/${study.id}/links`, { data: { count: 1 } }), 201);
 
-  const { jobs } = await json<{ jobs: { id: number; kbSlug: string | null }[] }>(await admin.get('/api/imports?limit=1'));
-  const importKb = (['public', 'private'] as const).find((kb) => KB_SLUG[kb] === jobs[0]?.kbSlug) ?? null;
+  // An import job of a demo knowledge base that none of the signed-in callers but the admin created (other specs
+  // import as the curator), so who may see it follows from the knowledge base's members alone.
+  const { jobs } = await json<{ jobs: { id: number; kbSlug: string | null; createdBy: string | null }[] }>(await admin.get('/api/imports?limit=100'));
+  const job = jobs.find((j) => Object.values(KB_SLUG).includes(j.kbSlug ?? '') && (j.createdBy === null || j.createdBy === ADMIN));
+  const importKb = (['public', 'private'] as const).find((kb) => KB_SLUG[kb] === job?.kbSlug) ?? null;
 
   return {
     callers, owner, outsiderId: outsider.id, perKb, cookies,
     campaignId: campaign.id, assignmentId: assignment.id, seedEntityId: assignment.entityId,
-    studyId: study.id, participantToken: tokens[0]!, importId: jobs[0]?.id ?? Number(MISSING_ID), importKb, members,
+    studyId: study.id, participantToken: tokens[0]!, importId: job?.id ?? Number(MISSING_ID), importKb, members,
   };
 }
 
