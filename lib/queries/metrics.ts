@@ -119,7 +119,8 @@ function zeros(): MetricValues {
   return Object.fromEntries(METRICS.map((m) => [m, 0])) as MetricValues;
 }
 
-function means(rows: readonly QueryEvaluation[]): MetricMeans {
+/** The means of scored queries: the whole set, a split, or any query group. */
+export function means(rows: readonly Pick<QueryEvaluation, 'retrieved' | 'metrics'>[]): MetricMeans {
   const scored = rows.filter((r) => r.metrics !== null);
   const sums = zeros();
   for (const r of scored) for (const m of METRICS) sums[m] += r.metrics![m];

@@ -5,6 +5,7 @@ import { detectRunFormat, orderRun, parseRun, type RunFormat } from './run-files
 import { readQueries, type QuerySource } from './read';
 import type { QueryRecord } from './types';
 import { querySourceOf } from './releases';
+import { answerBucket, BUILTIN_GROUPINGS, compareGroups, groupMeans, MAX_GROUP_KEY_LENGTH, METADATA_PREFIX, type GroupBy, type GroupComparison, type GroupedScore, type GroupMeans } from './run-groups';
 
 /** Where a run is scored: the live set, or one of its releases (then `releaseId` is that release's). */
 export interface RunTarget {
@@ -154,14 +155,69 @@ async function storedEvaluation(db: Queryable, setId: number, runId: number): Pr
   return { run, perQuery: rows, overall: run.summary.overall, bySplit: run.summary.bySplit };
 }
 
-/** Two scored runs of the same queries side by side, with a paired randomization test per metric. */
-export async function compareStoredRuns(db: Queryable, setId: number, a: number, b: number): Promise<RunComparison & { a: RunSummary; b: RunSummary }> {
+/** What a run's queries can be grouped by, and its groups under one grouping. */
+export interface RunGrouping<G> {
+  by: GroupBy;
+  /** The metadata keys offered: top-level, with a text or number value on at least one query. */
+  keys: string[];
+  groups: G[];
+}
+
+/** The run's queries with their metadata (from the release it was scored on) and the set's origin. */
+const RUN_METADATA = `WITH m AS (
+  SELECT e.query_id, e.split, e.answer_count, e.retrieved, e.metrics, coalesce(q.metadata, rq.metadata, '{}'::jsonb) AS metadata, lower(s.origin::text) AS origin
+    FROM eval_run r JOIN query_set s ON s.id = r.set_id JOIN eval_query e ON e.run_id = r.id
+    LEFT JOIN query q ON r.release_id IS NULL AND q.set_id = r.set_id AND q.external_id = e.query_id
+    LEFT JOIN release_query rq ON rq.release_id = r.release_id AND rq.external_id = e.query_id
+   WHERE r.id = $1 AND r.set_id = $2)`;
+
+/** A JSON value as a group label: text and numbers only (objects, lists, booleans and null have none). */
+const label = (json: string) => `CASE WHEN jsonb_typeof(${json}) IN ('string', 'number') THEN ${json} #>> '{}' END`;
+
+/**
+ * Each query of a scored run with its value under `by`. A query's `origin` is its metadata's `origin` when it
+ * has one, else the set's. A metadata key no query has (as text or a number) is refused, naming the keys there are.
+ */
+async function groupedScores(db: Queryable, setId: number, runId: number, by: GroupBy): Promise<{ keys: string[]; rows: GroupedScore[] }> {
+  const { rows: keyRows } = await db.query<{ key: string }>(
+    `${RUN_METADATA} SELECT DISTINCT k.key FROM m CROSS JOIN LATERAL jsonb_each(m.metadata) k
+      WHERE jsonb_typeof(k.value) IN ('string', 'number') AND length(k.key) <= ${MAX_GROUP_KEY_LENGTH} ORDER BY k.key`, [runId, setId]);
+  const keys = keyRows.map((r) => r.key);
+  const key = by.startsWith(METADATA_PREFIX) ? by.slice(METADATA_PREFIX.length) : null;
+  if (key !== null && !keys.includes(key)) {
+    throw badRequest(`Invalid query: groupBy: no query has the metadata field "${key}" as text or a number; group by ${[...BUILTIN_GROUPINGS, ...keys.map((k) => METADATA_PREFIX + k)].join(', ')}`);
+  }
+  const value = by === 'split' ? 'split' : by === 'origin' ? `coalesce(${label(`metadata->'origin'`)}, origin)` : key !== null ? label('metadata->$3') : 'NULL';
+  const { rows } = await db.query<GroupedScore & { answers: number }>(
+    `${RUN_METADATA} SELECT query_id AS id, ${value} AS value, answer_count AS answers, retrieved,
+            CASE WHEN jsonb_typeof(metrics) = 'null' THEN NULL ELSE metrics END AS metrics FROM m`, key !== null ? [runId, setId, key] : [runId, setId]);
+  return { keys, rows: by === 'answers' ? rows.map((r) => ({ ...r, value: answerBucket(r.answers) })) : rows };
+}
+
+/** A scored run's metrics per group of its queries, from the stored per-query scores. */
+export async function runGroups(db: Queryable, setId: number, runId: number, by: GroupBy): Promise<RunGrouping<GroupMeans>> {
+  const run = await getRun(db, setId, runId);
+  if (run.status !== 'DONE') throw badRequest(`Run ${runId} is not scored yet`);
+  const { keys, rows } = await groupedScores(db, setId, runId, by);
+  return { by, keys, groups: groupMeans(by, rows) };
+}
+
+/**
+ * Two scored runs of the same queries side by side, with a paired randomization test per metric, and when
+ * `groupBy` is given the same per group (without the test); groups follow run A's queries.
+ */
+export async function compareStoredRuns(db: Queryable, setId: number, a: number, b: number, groupBy?: GroupBy): Promise<RunComparison & { a: RunSummary; b: RunSummary; grouping?: RunGrouping<GroupComparison> }> {
   const [ea, eb] = await Promise.all([storedEvaluation(db, setId, a), storedEvaluation(db, setId, b)]);
+  let comparison: RunComparison;
   try {
-    return { ...compareRuns(ea, eb), a: ea.run, b: eb.run };
+    comparison = compareRuns(ea, eb);
   } catch (err) {
     throw badRequest(`Runs ${a} and ${b} cannot be compared: ${(err as Error).message}`);
   }
+  if (!groupBy) return { ...comparison, a: ea.run, b: eb.run };
+  const { keys, rows } = await groupedScores(db, setId, a, groupBy);
+  const groups = compareGroups(groupBy, rows, new Map(eb.perQuery.map((q) => [q.id, q.metrics])));
+  return { ...comparison, a: ea.run, b: eb.run, grouping: { by: groupBy, keys, groups } };
 }
 
 export async function deleteRun(db: Database, target: RunTarget, runId: number, userId: number | null): Promise<void> {

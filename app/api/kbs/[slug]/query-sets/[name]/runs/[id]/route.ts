@@ -1,14 +1,21 @@
-import { apiRoute, idParam } from '@/lib/http/api';
+import { z } from 'zod';
+import { apiRoute, idParam, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleQuerySet } from '@/lib/queries/access';
-import { deleteRun, getRun } from '@/lib/queries/runs';
+import { groupBySchema } from '@/lib/queries/run-groups';
+import { deleteRun, getRun, runGroups } from '@/lib/queries/runs';
 
 type Params = { slug: string; name: string; id: string };
 
-/** A run's status, progress and scores overall and per split. */
-export const GET = apiRoute<Params>('kb:browse', async ({ user, params }) => {
+const querySchema = z.object({ groupBy: groupBySchema.optional() });
+
+/** A run's status, progress and scores overall and per split; with `?groupBy=`, also per query group. */
+export const GET = apiRoute<Params>('kb:browse', async ({ req, user, params }) => {
   const { set } = await visibleQuerySet(user, params.slug, params.name);
-  return getRun(pool(), set.id, idParam(params.id, 'run id'));
+  const id = idParam(params.id, 'run id');
+  const { groupBy } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  const run = await getRun(pool(), set.id, id);
+  return groupBy ? { ...run, grouping: await runGroups(pool(), set.id, id, groupBy) } : run;
 });
 
 export const DELETE = apiRoute<Params>('queries:manage', async ({ user, params }) => {
