@@ -3,17 +3,22 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { METRICS, METRIC_LABELS, type Metric, type MetricMeans } from '@/lib/queries/metrics';
-import type { RunQueryRow, RunSummary } from '@/lib/queries/runs';
+import type { GroupMeans } from '@/lib/queries/run-groups';
+import type { RunGrouping, RunQueryRow, RunSummary } from '@/lib/queries/runs';
 import { requestJson, queryPage, setApi } from './api';
 import { fmtCount, fmtDate, fmtScore, splitLabel } from './format';
 import { Field } from './field';
+import { GroupBySelect, groupByParam, groupingLabel, groupsWorthShowing } from './group-by';
 import { Pager } from './pager';
 import { RunStatus } from './run-panel';
 import { intParam, useUrlParams } from './use-url-params';
 
 const PAGE_SIZE = 50;
 
-/** A scored run: its means overall and per split, its warnings, and its per-query scores (`?sort=&split=&page=`). */
+/**
+ * A scored run: its means overall and per query group (`?groupBy=`, split by default), its warnings, and its
+ * per-query scores (`?sort=&split=&page=`).
+ */
 export function RunView({ slug, name, initial }: { slug: string; name: string; initial: RunSummary }) {
   const url = `${setApi(slug, name)}/runs/${initial.id}`;
   const { data: run, error } = useQuery({
@@ -33,7 +38,7 @@ export function RunView({ slug, name, initial }: { slug: string; name: string; i
           <span>· {fmtDate(run.createdAt)}{run.createdBy && ` by ${run.createdBy}`}</span>
         </div>
         {run.status === 'FAILED' && <p role="alert" className="mt-2 text-red-700">The run failed: {run.message}</p>}
-        {run.summary && <MeansTable overall={run.summary.overall} bySplit={run.summary.bySplit} />}
+        {run.summary && <MeansTable url={url} overall={run.summary.overall} bySplit={run.summary.bySplit} />}
       </div>
       {run.warnings.length > 0 && (
         <details className="rounded-lg border border-amber-200 bg-amber-50 p-4">
@@ -48,33 +53,45 @@ export function RunView({ slug, name, initial }: { slug: string; name: string; i
   );
 }
 
-function MeansTable({ overall, bySplit }: { overall: MetricMeans; bySplit: (MetricMeans & { split: string | null })[] }) {
-  // Per-split rows only when the set has splits: a lone "(no split)" row would repeat "All".
-  const splitRows = bySplit.some((s) => s.split !== null) ? bySplit : [];
-  const rows = [...splitRows.map((s) => ({ ...s, label: splitLabel(s.split) })), { ...overall, label: 'All' }];
+/** The means overall and per group of queries; the split rows of the summary show until the grouping loads. */
+function MeansTable({ url, overall, bySplit }: { url: string; overall: MetricMeans; bySplit: (MetricMeans & { split: string | null })[] }) {
+  const [params, setParams] = useUrlParams();
+  const by = groupByParam(params);
+  const grouping = useQuery({
+    queryKey: ['query-set-run-groups', url, by],
+    queryFn: () => requestJson<{ grouping: RunGrouping<GroupMeans> }>(`${url}?groupBy=${encodeURIComponent(by)}`),
+    placeholderData: keepPreviousData,
+  });
+  const loaded = grouping.data?.grouping.by === by ? grouping.data.grouping : null;
+  const groups = loaded?.groups ?? (by === 'split' ? bySplit.map((s) => ({ ...s, group: splitLabel(s.split) })) : []);
+  const rows = [...(groupsWorthShowing(by, groups) ? groups : []).map((g) => ({ ...g, label: g.group, all: false })), { ...overall, label: 'All', all: true }];
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full" data-testid="run-summary">
-        <thead className="text-left text-slate-600">
-          <tr>
-            <th scope="col" className="py-1">Split</th><th scope="col" className="text-right">Queries</th>
-            <th scope="col" className="text-right" title="Left out of the means">Without answers</th>
-            <th scope="col" className="text-right" title="Scored 0 on every metric">Not retrieved</th>
-            {METRICS.map((m) => <th key={m} scope="col" className="px-1 text-right">{METRIC_LABELS[m]}</th>)}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.label} className={`border-t border-slate-100 tabular-nums ${r.label === 'All' ? 'font-medium' : ''}`}>
-              <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
-              <td className="text-right">{fmtCount(r.queries)}</td>
-              <td className="text-right">{fmtCount(r.withoutAnswers)}</td>
-              <td className="text-right">{fmtCount(r.notRetrieved)}</td>
-              {METRICS.map((m) => <td key={m} className="px-1 text-right" data-metric={m}>{r.means ? fmtScore(r.means[m]) : '—'}</td>)}
+    <div className="mt-3 space-y-2">
+      <GroupBySelect id="run-group-by" value={by} keys={grouping.data?.grouping.keys ?? []} onChange={(next) => setParams({ groupBy: next === 'split' ? null : next })} />
+      {grouping.error && <p role="alert" className="text-red-700">{grouping.error.message}</p>}
+      <div aria-busy={grouping.isFetching} className="overflow-x-auto">
+        <table className="w-full" data-testid="run-summary">
+          <thead className="text-left text-slate-600">
+            <tr>
+              <th scope="col" className="py-1 capitalize">{groupingLabel(by)}</th><th scope="col" className="text-right">Queries</th>
+              <th scope="col" className="text-right" title="Left out of the means">Without answers</th>
+              <th scope="col" className="text-right" title="Scored 0 on every metric">Not retrieved</th>
+              {METRICS.map((m) => <th key={m} scope="col" className="px-1 text-right">{METRIC_LABELS[m]}</th>)}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.all ? '' : `group:${r.label}`} className={`border-t border-slate-100 tabular-nums ${r.all ? 'font-medium' : ''}`}>
+                <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
+                <td className="text-right">{fmtCount(r.queries)}</td>
+                <td className="text-right">{fmtCount(r.withoutAnswers)}</td>
+                <td className="text-right">{fmtCount(r.notRetrieved)}</td>
+                {METRICS.map((m) => <td key={m} className="px-1 text-right" data-metric={m}>{r.means ? fmtScore(r.means[m]) : '—'}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
