@@ -6,7 +6,7 @@ const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${M
 
 /**
  * A run's metrics by query group: a set whose queries say where they came from, a run scored on it through
- * the API, and the run's page grouped by origin as a user picks it.
+ * the API, the run's page grouped by origin as a user picks it, and two runs compared by template.
  */
 test('a run page groups its metrics by origin, one row per origin with its query count', async ({ page }) => {
   test.setTimeout(90_000);
@@ -46,4 +46,30 @@ test('a run page groups its metrics by origin, one row per origin with its query
   await expect(row('synthesized').locator('td').first()).toHaveText('1');
   await expect(row('synthesized').locator('[data-metric="hit1"]')).toHaveText('1.000');
   await expect(row('All').locator('td').first()).toHaveText('3');
+
+  // An unknown grouping or metadata key is refused, naming the parameter (and the keys there are).
+  const malformed = await page.request.get(`/api/kbs/${slug}/query-sets/${setName}/compare?a=${id}&b=${id}&groupBy=template`);
+  expect(malformed.status()).toBe(400);
+  expect(((await malformed.json()) as { error: string }).error).toMatch(/groupBy: unknown grouping/);
+  const unknown = await page.request.get(`/api/kbs/${slug}/query-sets/${setName}/runs/${id}?groupBy=metadata.author`);
+  expect(unknown.status()).toBe(400);
+  expect(((await unknown.json()) as { error: string }).error).toMatch(/groupBy: .*"author".*metadata\.origin, metadata\.template/);
+
+  // A second run finds q2 too and misses q3: compared by template, B wins on "product" and loses on "brand".
+  const second = await page.request.post(`/api/kbs/${slug}/query-sets/${setName}/runs?file=gear2.run`, {
+    data: ['q1 Q0 301 1 2.0 gear2', 'q2 Q0 304 1 2.0 gear2', 'q3 Q0 302 1 2.0 gear2', ''].join('\n'), headers: { 'content-type': 'text/plain' },
+  });
+  expect(second.status(), await second.text()).toBe(201);
+  const { id: idB } = (await second.json()) as { id: number };
+  await page.goto(`/kb/${slug}/queries/${setName}?tab=runs&a=${id}&b=${idB}`);
+  const compareGroupBy = page.getByTestId('run-compare').getByLabel('Group by');
+  await waitForHydration(compareGroupBy);
+  await compareGroupBy.selectOption({ label: 'metadata: template' });
+  const groups = page.getByTestId('compare-groups');
+  await expect(groups.getByRole('columnheader').first()).toHaveText('template');
+  const product = groups.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'product', exact: true }) });
+  // Queries, A, B, B − A, B better, B worse, ties (MRR).
+  await expect(product.locator('td')).toHaveText(['2', '0.500', '1.000', '+0.500', '1', '0', '1']);
+  const brand = groups.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'brand', exact: true }) });
+  await expect(brand.locator('td')).toHaveText(['1', '1.000', '0.000', '−1.000', '0', '1', '0']);
 });
