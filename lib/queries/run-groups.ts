@@ -14,8 +14,8 @@ export const METADATA_PREFIX = 'metadata.';
 export const MAX_GROUP_KEY_LENGTH = 64;
 /** Groups listed; the smaller ones are merged into one "(other)" group. */
 export const MAX_GROUPS = 50;
-export const NO_VALUE = '(none)';
-export const OTHER_GROUP = '(other)';
+const NO_VALUE = '(none)';
+const OTHER_GROUP = '(other)';
 
 /** A grouping: `split`, `origin`, `answers`, or `metadata.<key>`. */
 export type GroupBy = (typeof BUILTIN_GROUPINGS)[number] | `metadata.${string}`;
@@ -44,7 +44,7 @@ export interface GroupedScore {
 export type GroupMeans = MetricMeans & { group: string };
 
 /** Group labels in display order: splits as the split table, buckets by size, the rest largest first. */
-function orderGroups(by: string, sizes: Map<string | null, number>): (string | null)[] {
+function orderGroups(by: GroupBy, sizes: Map<string | null, number>): (string | null)[] {
   const values = [...sizes.keys()];
   if (by === 'split') return values.sort(compareSplits);
   if (by === 'answers') {
@@ -58,7 +58,7 @@ function orderGroups(by: string, sizes: Map<string | null, number>): (string | n
  * Splits the scores into labelled groups: queries without a value form "(none)" (for splits, "(no split)" as
  * the split table says), and past MAX_GROUPS the rest are merged into "(other)".
  */
-export function partition<T extends { id: string; value: string | null }>(by: string, rows: readonly T[]): { group: string; rows: T[] }[] {
+function partition<T extends { id: string; value: string | null }>(by: GroupBy, rows: readonly T[]): { group: string; rows: T[] }[] {
   const members = new Map<string | null, T[]>();
   for (const r of rows) {
     const list = members.get(r.value);
@@ -73,7 +73,7 @@ export function partition<T extends { id: string; value: string | null }>(by: st
 }
 
 /** The metrics of each group, with the same rules as the overall means. */
-export function groupMeans(by: string, rows: readonly GroupedScore[]): GroupMeans[] {
+export function groupMeans(by: GroupBy, rows: readonly GroupedScore[]): GroupMeans[] {
   return partition(by, rows).map(({ group, rows: members }) => ({ group, ...means(members) }));
 }
 
@@ -92,7 +92,7 @@ export interface GroupComparison {
  * loses or ties. Queries without answers, or scored in one run only, are left out (the overall comparison
  * refuses the latter).
  */
-export function compareGroups(by: string, a: readonly GroupedScore[], b: ReadonlyMap<string, MetricValues | null>): GroupComparison[] {
+export function compareGroups(by: GroupBy, a: readonly GroupedScore[], b: ReadonlyMap<string, MetricValues | null>): GroupComparison[] {
   const pairs = a.flatMap((r) => {
     const other = b.get(r.id);
     return r.metrics && other ? [{ id: r.id, value: r.value, x: r.metrics, y: other }] : [];
