@@ -214,10 +214,10 @@ test('a curator imports a STaRK query set, reads its statistics, releases it, sc
 
   // The baseline runs in the background; the list follows its progress until it is done. Then compare.
   await page.getByRole('button', { name: 'Compute baseline' }).click();
-  const baselineRow = page.getByTestId('run-table').getByRole('row').filter({ hasText: 'Full-text baseline' });
+  const baselineRow = page.getByTestId('run-table').getByRole('row').filter({ hasText: 'BM25 (k1 1.2, b 0.75)' });
   await expect(baselineRow).toContainText('done', { timeout: 30_000 });
   const optionValue = (select: string, run: string) => page.getByLabel(select).locator('option', { hasText: run }).getAttribute('value') as Promise<string>;
-  await page.getByLabel('Run A').selectOption(await optionValue('Run A', 'Full-text baseline'));
+  await page.getByLabel('Run A').selectOption(await optionValue('Run A', 'BM25 (k1 1.2, b 0.75)'));
   await page.getByLabel('Run B').selectOption(await optionValue('Run B', 'bm25-e2e'));
   await page.getByRole('button', { name: 'Compare', exact: true }).click();
   const mrrRow = page.getByTestId('compare-table').getByRole('row').filter({ hasText: 'MRR' });

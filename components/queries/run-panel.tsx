@@ -41,10 +41,6 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
     router.refresh();
     return queryClient.invalidateQueries({ queryKey: runsKey });
   };
-  const baseline = useMutation({
-    mutationFn: () => requestJson<RunSummary>(`${setApi(slug, name)}/runs/baseline`, { method: 'POST', json: {} }),
-    onSuccess: refresh,
-  });
   const items = runs.data?.items ?? [];
   const baselineRunning = items.some((r) => r.baseline && r.status === 'RUNNING');
 
@@ -52,21 +48,59 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
     <section aria-labelledby="runs-heading" className="space-y-4 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="runs-heading" className="text-lg font-medium">Runs</h2>
-        {canManage && (
-          <button type="button" onClick={() => baseline.mutate()} disabled={baseline.isPending || baselineRunning}
-            className="rounded border border-blue-600 px-3 py-1 text-blue-700 hover:bg-blue-50 disabled:opacity-60">
-            {baselineRunning ? 'Computing baseline…' : 'Compute baseline'}
-          </button>
-        )}
+        {canManage && <BaselineForm slug={slug} name={name} running={baselineRunning} onStarted={refresh} />}
       </div>
-      {baseline.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-red-700">{baseline.error.message}</p>}
       {runs.error && <p role="alert" className="text-red-700">Could not load the runs: {runs.error.message}</p>}
       {runs.data && (items.length === 0
-        ? <p className="text-slate-500">No run scored yet. Upload a run file below{canManage ? ' or compute the full-text baseline' : ''}.</p>
+        ? <p className="text-slate-500">No run scored yet. Upload a run file below{canManage ? ' or compute a baseline' : ''}.</p>
         : <RunTable slug={slug} name={name} runs={items} />)}
       <RunUploadForm slug={slug} name={name} onScored={refresh} />
       <RunCompare slug={slug} name={name} runs={items.filter((r) => r.status === 'DONE')} params={params} setParams={setParams} />
     </section>
+  );
+}
+
+type BaselineChoice = 'bm25' | 'bm25-relations' | 'fulltext';
+
+/** Starts a baseline: BM25 (k1, b; documents with or without relation lines) or PostgreSQL's ts_rank. */
+function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: string; running: boolean; onStarted: () => unknown }) {
+  const [choice, setChoice] = useState<BaselineChoice>('bm25');
+  const [k1, setK1] = useState('1.2');
+  const [b, setB] = useState('0.75');
+  const baseline = useMutation({
+    mutationFn: () => requestJson<RunSummary>(`${setApi(slug, name)}/runs/baseline`, {
+      method: 'POST',
+      json: choice === 'fulltext' ? { method: 'fulltext' } : { method: 'bm25', k1: Number(k1), b: Number(b), relations: choice === 'bm25-relations' },
+    }),
+    onSuccess: onStarted,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    baseline.mutate();
+  };
+  const bm25 = choice !== 'fulltext';
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
+      <label htmlFor="baseline-method" className="text-slate-600">Baseline</label>
+      <select id="baseline-method" value={choice} onChange={(e) => setChoice(e.target.value as BaselineChoice)} className="rounded border border-slate-300 px-2 py-1">
+        <option value="bm25">BM25</option>
+        <option value="bm25-relations">BM25 with relation lines</option>
+        <option value="fulltext">Full-text (ts_rank)</option>
+      </select>
+      {bm25 && (
+        <>
+          <label htmlFor="baseline-k1" className="text-slate-600">k1</label>
+          <input id="baseline-k1" type="number" min={0} step="0.05" required value={k1} onChange={(e) => setK1(e.target.value)} className="w-20 rounded border border-slate-300 px-2 py-1" />
+          <label htmlFor="baseline-b" className="text-slate-600">b</label>
+          <input id="baseline-b" type="number" min={0} max={1} step="0.05" required value={b} onChange={(e) => setB(e.target.value)} className="w-20 rounded border border-slate-300 px-2 py-1" />
+        </>
+      )}
+      <button type="submit" disabled={baseline.isPending || running}
+        className="rounded border border-blue-600 px-3 py-1 text-blue-700 hover:bg-blue-50 disabled:opacity-60">
+        {running ? 'Computing baseline…' : 'Compute baseline'}
+      </button>
+      {baseline.error && <p role="alert" className="w-full rounded bg-red-50 px-3 py-2 text-red-700">{baseline.error.message}</p>}
+    </form>
   );
 }
 
@@ -101,7 +135,7 @@ function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunS
   );
 }
 
-/** DONE or FAILED as text; RUNNING with its progress (queries ranked of all). */
+/** DONE or FAILED as text; RUNNING with its progress (queries ranked of all, or a step before ranking, e.g. BM25's index build). */
 export function RunStatus({ run }: { run: RunSummary }) {
   if (run.status === 'RUNNING') {
     const percent = run.total ? Math.round((100 * run.done) / run.total) : 0;
@@ -111,7 +145,7 @@ export function RunStatus({ run }: { run: RunSummary }) {
           className="inline-block h-2 w-20 overflow-hidden rounded bg-slate-100">
           <span className="block h-full bg-blue-600" style={{ width: `${percent}%` }} />
         </span>
-        <span className="text-xs text-slate-600">{fmtCount(run.done)} of {fmtCount(run.total)}</span>
+        <span className="text-xs text-slate-600">{run.message ?? `${fmtCount(run.done)} of ${fmtCount(run.total)}`}</span>
       </span>
     );
   }

@@ -1,6 +1,11 @@
+import { z } from 'zod';
 import { badRequest } from '../errors';
+import { idSchema } from '../input';
 import { anyWordQuery } from '../kb/any-word-query';
 import type { Database, Queryable } from '../db/transaction';
+import { BM25_DEFAULTS } from '../retrieval/bm25';
+import { currentIndex, ensureIndex } from '../retrieval/bm25-index';
+import { rankBm25 } from '../retrieval/bm25-score';
 import { evaluateRun, type EvalQuery } from './metrics';
 import { storeEvaluation, toEvalQuery, type RunTarget } from './runs';
 import { readQueries, type QuerySource } from './read';
@@ -10,11 +15,33 @@ export const BASELINE_DEPTH = 100;
 const BATCH = 25;
 
 /**
- * The ranking a plain full-text engine gives: every stemmed word of the query OR-ed (a conjunction would
+ * Which baseline ranks the queries: Okapi BM25 (the default; `relations` adds STaRK's relation lines to each
+ * document) or PostgreSQL's ts_rank full-text ranking, kept as a second reference (k1, b and relations unused).
+ */
+export const baselineSchema = z.object({
+  method: z.enum(['bm25', 'fulltext']).default('bm25'),
+  // BM25 only; k1 beyond 100 only makes raw term counts decide.
+  k1: z.number().min(0, 'k1 must be at least 0').max(100, 'k1 must be at most 100').default(BM25_DEFAULTS.k1),
+  b: z.number().min(0, 'b must be between 0 and 1').max(1, 'b must be between 0 and 1').default(BM25_DEFAULTS.b),
+  relations: z.boolean().default(false),
+});
+export type BaselineOptions = z.output<typeof baselineSchema>;
+/** What POST runs/baseline takes: the baseline's options and, optionally, the release to score against. */
+export const baselineRequestSchema = baselineSchema.extend({ release: idSchema.optional() }).strict();
+export const DEFAULT_BASELINE: BaselineOptions = baselineSchema.parse({});
+
+/** The run's name says which baseline and parameters ranked it. */
+export function baselineName(o: BaselineOptions): string {
+  if (o.method === 'fulltext') return 'Full-text baseline (PostgreSQL ts_rank)';
+  return `BM25${o.relations ? ' with relation lines' : ''} (k1 ${o.k1}, b ${o.b})`;
+}
+
+/**
+ * The ranking PostgreSQL's full-text search gives: every stemmed word of the query OR-ed (a conjunction would
  * match almost nothing for a sentence-long query), entities ranked by PostgreSQL's ts_rank over their
  * name and document, normalised by document length, ties by id. It gives every query set a reference score.
  */
-async function rankBatch(db: Queryable, kbId: number, texts: string[]): Promise<string[][]> {
+async function rankFullText(db: Queryable, kbId: number, texts: string[]): Promise<string[][]> {
   // OFFSET 0 keeps the tsquery a value computed once per query, not re-parsed for every matching entity;
   // entities are looked up for their external ids only once the top ones are known.
   const { rows } = await db.query<{ n: number; ranking: string[] | null }>(
@@ -33,7 +60,7 @@ async function rankBatch(db: Queryable, kbId: number, texts: string[]): Promise<
 }
 
 /** Creates the baseline run's row, RUNNING, so its progress can be watched while `runBaseline` fills it. */
-export async function startBaseline(db: Queryable, target: RunTarget, userId: number | null): Promise<number> {
+export async function startBaseline(db: Queryable, target: RunTarget, userId: number | null, options: BaselineOptions = DEFAULT_BASELINE): Promise<number> {
   const running = await db.query(`SELECT 1 FROM eval_run WHERE set_id = $1 AND baseline AND status = 'RUNNING'`, [target.setId]);
   if (running.rows.length) throw badRequest('A baseline is already being computed for this query set');
   const total = await db.query<{ n: number }>(
@@ -41,20 +68,37 @@ export async function startBaseline(db: Queryable, target: RunTarget, userId: nu
     [target.releaseId ?? target.setId]);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO eval_run (set_id, release_id, name, format, baseline, status, total, created_by)
-     VALUES ($1, $2, 'Full-text baseline (PostgreSQL ts_rank)', 'baseline', true, 'RUNNING', $3, $4) RETURNING id`,
-    [target.setId, target.releaseId, total.rows[0]!.n, userId]);
+     VALUES ($1, $2, $5, 'baseline', true, 'RUNNING', $3, $4) RETURNING id`,
+    [target.setId, target.releaseId, total.rows[0]!.n, userId, baselineName(options)]);
   return rows[0]!.id;
 }
 
-/** Ranks every query, recording progress on the run's row, then scores and stores; marks the run FAILED on error. */
-export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void): Promise<void> {
+/**
+ * Ranks every query, recording progress on the run's row, then scores and stores; marks the run FAILED on
+ * error. BM25 first builds the knowledge base's index if it has none for its current version, saying so in
+ * the run's message.
+ */
+export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void, options: BaselineOptions = DEFAULT_BASELINE): Promise<void> {
   try {
+    let rank: (texts: string[]) => Promise<string[][]>;
+    if (options.method === 'bm25') {
+      // The build is one transaction, which on the embedded database holds every other connection: its
+      // progress can only be told before it starts.
+      if (!await currentIndex(db, target.kbId, options.relations)) {
+        await db.query(`UPDATE eval_run SET message = 'Building the BM25 index' WHERE id = $1`, [runId]);
+      }
+      const index = await ensureIndex(db, target.kbId, options.relations);
+      await db.query('UPDATE eval_run SET message = NULL WHERE id = $1', [runId]);
+      rank = (texts) => rankBm25(db, target.kbId, index, options, texts, BASELINE_DEPTH);
+    } else {
+      rank = (texts) => rankFullText(db, target.kbId, texts);
+    }
     const src: QuerySource = target.releaseId ? { releaseId: target.releaseId } : { setId: target.setId };
     const run = new Map<string, string[]>();
     let batch: { id: string; text: string }[] = [];
     let total = 0;
     const flush = async () => {
-      const rankings = await rankBatch(db, target.kbId, batch.map((q) => q.text));
+      const rankings = await rank(batch.map((q) => q.text));
       batch.forEach((q, i) => run.set(q.id, rankings[i]!));
       batch = [];
       await db.query('UPDATE eval_run SET done = $2 WHERE id = $1', [runId, run.size]);

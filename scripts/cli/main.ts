@@ -27,6 +27,12 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function finiteNumber(value: string): number {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n)) throw new InvalidArgumentError('must be a number');
+  return n;
+}
+
 function oneOf<T extends string>(allowed: readonly T[]) {
   return (value: string): T => {
     if (!allowed.includes(value as T)) throw new InvalidArgumentError(`must be one of ${allowed.join(', ')}`);
@@ -185,10 +191,13 @@ export function buildProgram(): Command {
 
   program
     .command('eval')
-    .description('Score a retrieval run (TREC run, CSV or JSONL) against a query set, or compute the full-text baseline. Metrics: docs/evaluation.md.')
+    .description('Score a retrieval run (TREC run, CSV or JSONL) against a query set, or compute a baseline (BM25 or full-text). Metrics: docs/evaluation.md.')
     .requiredOption('--set <name>', 'query-set name')
     .option('--run <file>', 'the run file')
-    .option('--baseline', 'rank with the built-in PostgreSQL full-text baseline instead')
+    .option('--baseline [method]', 'rank with a built-in baseline instead: bm25 (the default) or fulltext (PostgreSQL ts_rank)', oneOf(['bm25', 'fulltext'] as const))
+    .option('--k1 <n>', 'BM25 term-frequency saturation, at least 0 (default 1.2)', finiteNumber)
+    .option('--b <n>', 'BM25 length normalisation, 0 to 1 (default 0.75)', finiteNumber)
+    .option('--relations', 'BM25 documents include the relation lines (slower first build)')
     .option('--format <format>', `run format (${RUN_FORMATS.join('|')}); detected when not given`, oneOf(RUN_FORMATS))
     .option('--name <name>', 'name for the run (default: its TREC tag or file name)')
     .option('--release <n>', 'score against this release instead of the live set', positiveInt)

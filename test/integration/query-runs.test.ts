@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBaseline, startBaseline } from '../../lib/queries/baseline';
-import { importQueries } from '../../lib/queries/import';
-import { cliQueryFiles, readQueryInput } from '../../lib/queries/input';
 import { readQueries } from '../../lib/queries/read';
 import { createRelease } from '../../lib/queries/releases';
 import { compareStoredRuns, evaluateRunFile, getRun, runQueries, type RunTarget } from '../../lib/queries/runs';
 import { getQuerySet } from '../../lib/queries/sets';
 import { openAppDatabase, pool } from '../support/app-database';
 import { importIbd } from '../support/primekg-ibd';
-import { IBD_QA_CSV } from '../support/stark-qa';
+import { importIbdQuerySet } from '../support/stark-qa';
 import type { TestDatabase } from '../support/test-database';
 
 let testDb: TestDatabase;
@@ -18,8 +16,7 @@ let queries: { id: string; answers: string[] }[];
 beforeAll(async () => {
   testDb = await openAppDatabase();
   const kbId = await importIbd(pool());
-  const input = await readQueryInput('stark', cliQueryFiles('stark', [IBD_QA_CSV]));
-  const { setId } = await importQueries(pool(), input.records, { kbId, setName: 'ibd', origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'ibd.csv' });
+  const setId = await importIbdQuerySet(pool(), kbId);
   target = { setId, kbId, releaseId: null };
   queries = [];
   for await (const q of readQueries(pool(), { setId })) queries.push({ id: q.id, answers: [...new Set(q.answers)] });
@@ -66,13 +63,14 @@ describe('evaluating runs on the IBD query set', () => {
     await expect(evaluateRunFile(pool(), target, { name: 'broken', fileName: 'broken.run', text: broken, format: 'trec', userId: null })).rejects.toThrow(/broken\.run:1/);
   });
 
-  it('computes the full-text baseline with progress, and compares it with another run', async () => {
+  it('computes the default baseline (BM25) with progress, and compares it with another run', async () => {
     const seen: number[] = [];
     const id = await startBaseline(pool(), target, null);
     expect((await getRun(pool(), target.setId, id)).status).toBe('RUNNING');
     await runBaseline(pool(), target, id, null, (done) => seen.push(done));
     const run = await getRun(pool(), target.setId, id);
     expect(run.status).toBe('DONE');
+    expect(run.name).toBe('BM25 (k1 1.2, b 0.75)');
     expect([run.done, run.total]).toEqual([queries.length, queries.length]);
     expect(seen.at(-1)).toBe(queries.length);
     expect(seen.length).toBeGreaterThan(1);

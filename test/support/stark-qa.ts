@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
+import { importQueries } from '../../lib/queries/import';
+import { cliQueryFiles, readQueryInput } from '../../lib/queries/input';
 import { IBD_DIR } from './primekg-ibd';
 
 /** STaRK's query files in the shared data folder beside the checkout. */
@@ -28,3 +31,10 @@ export function starkQaFiles(): StarkQaFile[] {
 
 /** The 829 STaRK-Prime queries whose answers all lie in the PrimeKG IBD fixture. */
 export const IBD_QA_CSV = path.join(IBD_DIR, 'stark_prime_qa_ibd_subset.csv');
+
+/** Imports the IBD queries as query set `setName` of the imported IBD knowledge base; returns the set's id. */
+export async function importIbdQuerySet(pool: pg.Pool, kbId: number, setName = 'ibd'): Promise<number> {
+  const input = await readQueryInput('stark', cliQueryFiles('stark', [IBD_QA_CSV]));
+  const { setId } = await importQueries(pool, input.records, { kbId, setName, origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'ibd.csv' });
+  return setId;
+}

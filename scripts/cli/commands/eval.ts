@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { pool } from '../../../lib/db/client';
-import { runBaseline, startBaseline } from '../../../lib/queries/baseline';
+import { baselineSchema, runBaseline, startBaseline, type BaselineOptions } from '../../../lib/queries/baseline';
 import { METRICS, METRIC_LABELS } from '../../../lib/queries/metrics';
 import type { RunFormat } from '../../../lib/queries/run-files';
 import { evaluateRunFile, getRun, runTarget } from '../../../lib/queries/runs';
@@ -13,16 +13,29 @@ import { report } from '../output';
 export interface EvalOptions {
   set: string;
   run?: string;
-  baseline?: boolean;
+  /** true alone means BM25. */
+  baseline?: boolean | 'bm25' | 'fulltext';
+  k1?: number;
+  b?: number;
+  relations?: boolean;
   format?: RunFormat;
   name?: string;
   release?: number;
   json?: boolean;
 }
 
+/** The API's checks, reported with the options' names (e.g. "--b: b must be between 0 and 1"). */
+function baselineOptions(opts: EvalOptions): BaselineOptions {
+  const parsed = baselineSchema.safeParse({ method: opts.baseline === true ? 'bm25' : opts.baseline, k1: opts.k1, b: opts.b, relations: opts.relations });
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
 export async function run(opts: EvalOptions): Promise<void> {
   if (Boolean(opts.run) === Boolean(opts.baseline)) throw new Error('Give either --run FILE or --baseline');
   if (opts.run && !fs.existsSync(opts.run)) throw new Error(`No such file: ${opts.run}`);
+  if (!opts.baseline && (opts.k1 !== undefined || opts.b !== undefined || opts.relations)) throw new Error('--k1, --b and --relations go with --baseline');
+  const baseline = opts.baseline ? baselineOptions(opts) : null;
   const showBar = !opts.json && !!process.stderr.isTTY;
   const result = await withDatabase(async () => {
     const set = await querySetByName(pool(), opts.set);
@@ -31,11 +44,11 @@ export async function run(opts: EvalOptions): Promise<void> {
     if (opts.run) {
       id = await evaluateRunFile(pool(), target, { name: opts.name ?? '', fileName: path.basename(opts.run), text: fs.readFileSync(opts.run, 'utf8'), format: opts.format, userId: null });
     } else {
-      id = await startBaseline(pool(), target, null);
+      id = await startBaseline(pool(), target, null, baseline!);
       const bar = showBar ? new cliProgress.SingleBar({ format: 'baseline [{bar}] {value}/{total} queries', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
       bar?.start(1, 0);
       try {
-        await runBaseline(pool(), target, id, null, (done, total) => { bar?.setTotal(total); bar?.update(done); });
+        await runBaseline(pool(), target, id, null, (done, total) => { bar?.setTotal(total); bar?.update(done); }, baseline!);
       } finally {
         bar?.stop();
       }
