@@ -135,6 +135,12 @@ describe('skb CLI', () => {
       const refused = await cli(['eval', '--set', 'ibd-qa', '--run', run]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/one\.run: 1 query not in the query set \(first: nope at line 1\)/);
+      const tuned = await cli(['eval', '--set', 'ibd-qa', '--baseline', '--k1', '2', '--b', '0.5', '--json']);
+      expect(tuned.code, tuned.stderr).toBe(0);
+      expect(JSON.parse(tuned.stdout)).toMatchObject({ name: 'BM25 (k1 2, b 0.5)', status: 'DONE', summary: { overall: { queries: 829 } } });
+      const outOfRange = await cli(['eval', '--set', 'ibd-qa', '--baseline', 'bm25', '--b', '1.5']);
+      expect(outOfRange.code).toBe(1);
+      expect(outOfRange.stderr).toMatch(/--b: b must be between 0 and 1/);
       fs.rmSync(out, { recursive: true, force: true });
     } finally {
       await server?.stop();
