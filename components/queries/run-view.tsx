@@ -33,7 +33,7 @@ export function RunView({ slug, name, initial }: { slug: string; name: string; i
       <div className="rounded-lg border border-slate-200 bg-white p-4">
         <div className="flex flex-wrap items-center gap-3 text-slate-600">
           <RunStatus run={run} />
-          <span>{run.baseline ? 'Full-text baseline' : `${run.format} file ${run.fileName ?? ''}`}</span>
+          <span>{run.baseline ? 'Built-in baseline' : `${run.format} file ${run.fileName ?? ''}`}</span>
           <span>· scored on {run.release ? `release ${run.release}` : 'the current queries'}</span>
           <span>· {fmtDate(run.createdAt)}{run.createdBy && ` by ${run.createdBy}`}</span>
         </div>

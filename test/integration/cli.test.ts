@@ -135,14 +135,31 @@ describe('skb CLI', () => {
       const refused = await cli(['eval', '--set', 'ibd-qa', '--run', run]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/one\.run: 1 query not in the query set \(first: nope at line 1\)/);
-      const tuned = await cli(['eval', '--set', 'ibd-qa', '--baseline', '--k1', '2', '--b', '0.5', '--json']);
-      expect(tuned.code, tuned.stderr).toBe(0);
-      expect(JSON.parse(tuned.stdout)).toMatchObject({ name: 'BM25 (k1 2, b 0.5)', status: 'DONE', summary: { overall: { queries: 829 } } });
-      const outOfRange = await cli(['eval', '--set', 'ibd-qa', '--baseline', 'bm25', '--b', '1.5']);
-      expect(outOfRange.code).toBe(1);
-      expect(outOfRange.stderr).toMatch(/--b: b must be between 0 and 1/);
       fs.rmSync(out, { recursive: true, force: true });
     } finally {
+      await server?.stop();
+    }
+  });
+
+  // Measured 11.6 s on PostgreSQL and 20.1 s on the embedded database with all 829 queries; the first 40 rank as
+  // the CLI does at a fraction of that, and the index build (the rest) is the same.
+  it('scores the BM25 baseline with chosen parameters, and refuses parameters out of range', async () => {
+    const server = embeddedMode ? await openEmbedded({ owner: 'server' }) : undefined;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-cli-bm25-'));
+    try {
+      const lines = fs.readFileSync(path.resolve(process.cwd(), '..', 'shared', 'data', 'primekg-ibd', 'stark_prime_qa_ibd_subset.csv'), 'utf8').split('\n');
+      const small = path.join(dir, 'small.csv');
+      fs.writeFileSync(small, `${lines.slice(0, 41).join('\n')}\n`);
+      const imported = await runSkb(['queries', 'import', '--kb', 'ibd', '--set', 'ibd-small', '--format', 'stark', small], env);
+      expect(imported.code, imported.stderr).toBe(0);
+      const tuned = await runSkb(['eval', '--set', 'ibd-small', '--baseline', '--k1', '2', '--b', '0.5', '--json'], env);
+      expect(tuned.code, tuned.stderr).toBe(0);
+      expect(JSON.parse(tuned.stdout)).toMatchObject({ name: 'BM25 (k1 2, b 0.5)', status: 'DONE', summary: { overall: { queries: 40 } } });
+      const outOfRange = await runSkb(['eval', '--set', 'ibd-small', '--baseline', 'bm25', '--b', '1.5'], env);
+      expect(outOfRange.code).toBe(1);
+      expect(outOfRange.stderr).toMatch(/--b: b must be between 0 and 1/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
       await server?.stop();
     }
   });

@@ -32,9 +32,20 @@ export function starkQaFiles(): StarkQaFile[] {
 /** The 829 STaRK-Prime queries whose answers all lie in the PrimeKG IBD fixture. */
 export const IBD_QA_CSV = path.join(IBD_DIR, 'stark_prime_qa_ibd_subset.csv');
 
-/** Imports the IBD queries as query set `setName` of the imported IBD knowledge base; returns the set's id. */
-export async function importIbdQuerySet(pool: pg.Pool, kbId: number, setName = 'ibd'): Promise<number> {
+/**
+ * Imports the IBD queries (the first `limit` of them, else all) as query set `setName` of the imported IBD
+ * knowledge base; returns the set's id.
+ */
+export async function importIbdQuerySet(pool: pg.Pool, kbId: number, setName = 'ibd', limit?: number): Promise<number> {
   const input = await readQueryInput('stark', cliQueryFiles('stark', [IBD_QA_CSV]));
-  const { setId } = await importQueries(pool, input.records, { kbId, setName, origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'ibd.csv' });
+  const { setId } = await importQueries(pool, limit === undefined ? input.records : first(input.records, limit), { kbId, setName, origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'ibd.csv' });
   return setId;
+}
+
+async function* first<T>(items: AsyncIterable<T>, n: number): AsyncIterable<T> {
+  let left = n;
+  for await (const item of items) {
+    if (left-- <= 0) return;
+    yield item;
+  }
 }
