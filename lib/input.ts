@@ -20,11 +20,65 @@ export interface TextProblem {
 /** Surrogate halves without their partner: not Unicode text, and PostgreSQL cannot store them faithfully. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Why a string cannot be stored as PostgreSQL text (NUL is refused there outright), or null when it can. */
+/** What in a string PostgreSQL text cannot hold: NUL (refused outright) or an unpaired surrogate; null when it can. */
+export function unstorableChar(s: string): 'nul' | 'surrogate' | null {
+  if (s.includes('\u0000')) return 'nul';
+  return LONE_SURROGATE.test(s) ? 'surrogate' : null;
+}
+
+/** Values nested deeper than this are refused: no real body or document comes close, and deeper ones exhaust stacks. */
+export const MAX_NESTING = 100;
+
+export interface Unstorable {
+  /** Field path as zod names it (`items.3.text`). */
+  path: string[];
+  kind: 'nul' | 'surrogate' | 'nesting';
+  /** The problem is in an object key at `path`, not in a value. */
+  inKey: boolean;
+}
+
+/**
+ * Every place in a JSON-like value that PostgreSQL could not store: strings and object keys with NUL or an
+ * unpaired surrogate, and nesting past MAX_NESTING. Iterative, so no input can exhaust the stack; `first`
+ * stops at the first place found.
+ */
+export function findUnstorable(value: unknown, opts: { first?: boolean } = {}): Unstorable[] {
+  const found: Unstorable[] = [];
+  const pending: [unknown, string[]][] = [[value, []]];
+  while (pending.length && !(opts.first && found.length)) {
+    const [v, path] = pending.pop()!;
+    if (typeof v === 'string') {
+      const kind = unstorableChar(v);
+      if (kind) found.push({ path, kind, inKey: false });
+    } else if (v !== null && typeof v === 'object') {
+      if (path.length >= MAX_NESTING) {
+        found.push({ path, kind: 'nesting', inKey: false });
+        continue;
+      }
+      const isArray = Array.isArray(v);
+      const children: [unknown, string[]][] = [];
+      for (const [key, child] of Object.entries(v)) {
+        const kind = isArray ? null : unstorableChar(key);
+        if (kind) found.push({ path, kind, inKey: true });
+        else children.push([child, [...path, key]]);
+      }
+      // Reversed onto the stack, so places come out in document order.
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+    }
+  }
+  return found;
+}
+
+const FIELD_MESSAGES = {
+  nul: 'must not contain the NUL character (U+0000)',
+  surrogate: 'must be valid Unicode (it has an unpaired surrogate)',
+  nesting: `must not be nested more than ${MAX_NESTING} levels deep`,
+} as const;
+
+/** Why a string cannot be stored as PostgreSQL text, or null when it can. */
 export function textProblem(s: string): string | null {
-  if (s.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
-  if (LONE_SURROGATE.test(s)) return 'must be valid Unicode (it has an unpaired surrogate)';
-  return null;
+  const kind = unstorableChar(s);
+  return kind && FIELD_MESSAGES[kind];
 }
 
 /**
@@ -33,21 +87,8 @@ export function textProblem(s: string): string | null {
  * unchecked (JSON metadata) are covered too.
  */
 export function textProblems(value: unknown, where: string): TextProblem[] {
-  const problems: TextProblem[] = [];
-  const visit = (v: unknown, path: string[]): void => {
-    if (typeof v === 'string') {
-      const message = textProblem(v);
-      if (message) problems.push({ field: path.join('.') || where, message });
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(item, [...path, String(i)]));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
-        const message = textProblem(key);
-        if (message) problems.push({ field: path.join('.') || where, message: `a key ${message}` });
-        else visit(item, [...path, key]);
-      }
-    }
-  };
-  visit(value, []);
-  return problems;
+  return findUnstorable(value).map(({ path, kind, inKey }) => ({
+    field: path.join('.') || where,
+    message: inKey ? `a key ${FIELD_MESSAGES[kind]}` : FIELD_MESSAGES[kind],
+  }));
 }

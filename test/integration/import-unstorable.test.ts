@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { ImportAborted } from '../../lib/ingest/issues';
 import { openSource, type ImportFormat } from '../../lib/ingest/readers';
-import { MAX_NESTING } from '../../lib/ingest/readers/fields';
+import { MAX_NESTING } from '../../lib/input';
 import { db, openAppDatabase, pool } from '../support/app-database';
 import type { TestDatabase } from '../support/test-database';
 

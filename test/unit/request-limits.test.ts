@@ -57,6 +57,12 @@ describe('request bodies', () => {
     expect(err?.message).toMatch(/^Invalid body: items\.3\.text: /);
   });
 
+  it('refuses a body nested past the limit with a 400, never a stack overflow', async () => {
+    const body = '['.repeat(30_000) + ']'.repeat(30_000);
+    const err = await errorOf(readJson(post(body), z.unknown()));
+    expect(err).toMatchObject({ status: 400, details: [{ message: 'must not be nested more than 100 levels deep' }] });
+  });
+
   it('refuses NUL even in fields the schema passes through, and in object keys', async () => {
     const schema = z.object({ metadata: z.record(z.string(), z.unknown()) });
     const nested = await errorOf(readJson(post('{"metadata":{"a":["ok","\\u0000"]}}'), schema));

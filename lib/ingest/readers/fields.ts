@@ -1,4 +1,4 @@
-import { LONE_SURROGATE } from '../../input';
+import { findUnstorable, MAX_NESTING } from '../../input';
 import { IngestIssue, type EdgeRecord, type EntityRecord } from '../source';
 
 /** An id as text: strings are trimmed, integers accepted; anything else is not an id. */
@@ -37,36 +37,16 @@ export function preview(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** Documents and properties nested deeper than this are bad rows: no real one comes close, and deeper ones exhaust stacks. */
-export const MAX_NESTING = 100;
+const WHY = {
+  nul: 'contains a NUL character (U+0000), which PostgreSQL text cannot store',
+  surrogate: 'contains an unpaired surrogate (half of a UTF-16 pair, such as \\ud800), which PostgreSQL text cannot store',
+  nesting: `is nested more than ${MAX_NESTING} levels deep`,
+} as const;
 
-const NUL = 'contains a NUL character (U+0000), which PostgreSQL text cannot store';
-const SURROGATE = 'contains an unpaired surrogate (half of a UTF-16 pair, such as \\ud800), which PostgreSQL text cannot store';
-
-function textProblem(s: string): string | null {
-  if (s.includes('\u0000')) return NUL;
-  return LONE_SURROGATE.test(s) ? SURROGATE : null;
-}
-
-/** Why PostgreSQL could not store this value (text, keys or nesting), or null. Iterative: no input can exhaust the stack. */
+/** Why PostgreSQL could not store this value (text, keys or nesting), or null. */
 function unstorable(value: unknown): string | null {
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length) {
-    const [v, depth] = pending.pop()!;
-    if (typeof v === 'string') {
-      const why = textProblem(v);
-      if (why) return why;
-    } else if (v !== null && typeof v === 'object') {
-      if (depth >= MAX_NESTING) return `is nested more than ${MAX_NESTING} levels deep`;
-      const array = Array.isArray(v);
-      for (const [key, child] of Object.entries(v)) {
-        const why = array ? null : textProblem(key);
-        if (why) return why;
-        pending.push([child, depth + 1]);
-      }
-    }
-  }
-  return null;
+  const [problem] = findUnstorable(value, { first: true });
+  return problem ? WHY[problem.kind] : null;
 }
 
 function firstProblem(fields: [label: string, value: unknown][]): string | null {
