@@ -21,6 +21,7 @@ const SCALAR_TO_PG: Record<string, string> = {
   DateTime: 'timestamp with time zone',
   Json: 'jsonb',
   Float: 'double precision',
+  Bytes: 'bytea',
 };
 
 // @db.* native types in use; anything else fails loudly below.
