@@ -16,7 +16,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 const NAME_RULE = 'Use 1 to 80 letters, digits, “.”, “_” or “-”, starting with a letter or digit.';
 const INPUT = 'rounded border border-slate-300 px-2 py-1';
 
-const FIELDS = ['name', 'guidelines', 'annotatorsPerSeed', 'leaseMinutes', 'leakPolicy', 'querySet', 'annotators', 'seeds'] as const;
+const FIELDS = ['name', 'guidelines', 'annotatorsPerSeed', 'leaseMinutes', 'leakPolicy', 'bm25Target', 'querySet', 'annotators', 'seeds'] as const;
 type FieldName = (typeof FIELDS)[number];
 type FieldErrors = Partial<Record<FieldName, string>>;
 
@@ -64,12 +64,16 @@ export function CampaignForm({ slug, types, defaultGuidelines }: { slug: string;
     const form = new FormData(event.currentTarget);
     const k = Number(form.get('annotatorsPerSeed'));
     const lease = Number(form.get('leaseMinutes'));
+    // Blank: no difficulty target.
+    const targetText = String(form.get('bm25Target') ?? '').trim();
+    const target = targetText ? Number(targetText) : null;
     const seedChoice = seedsBody(seeds);
     const errors: FieldErrors = {};
     if (!NAME.test(trimmedName)) errors.name = NAME_RULE;
     if (!NAME.test(targetSet.trim())) errors.querySet = NAME_RULE;
     if (!Number.isInteger(k) || k < 1 || k > 20) errors.annotatorsPerSeed = 'From 1 to 20 annotators per seed.';
     if (!Number.isInteger(lease) || lease < 1 || lease > 10_080) errors.leaseMinutes = 'From 1 minute to 10,080 (a week).';
+    if (target !== null && (!Number.isInteger(target) || target < 1 || target > 100)) errors.bm25Target = 'A whole number from 1 to 100, or blank for no target.';
     if (!annotators.length) errors.annotators = 'Tick at least one annotator.';
     if ('error' in seedChoice) errors.seeds = seedChoice.error;
     setFieldErrors(errors);
@@ -82,7 +86,7 @@ export function CampaignForm({ slug, types, defaultGuidelines }: { slug: string;
       const created = await requestJson<CreatedCampaign>(`/api/kbs/${encodeURIComponent(slug)}/campaigns`, {
         method: 'POST',
         json: {
-          name: trimmedName, guidelines, annotatorsPerSeed: k, leaseMinutes: lease, leakPolicy: form.get('leakPolicy'),
+          name: trimmedName, guidelines, annotatorsPerSeed: k, leaseMinutes: lease, leakPolicy: form.get('leakPolicy'), bm25Target: target,
           querySet: targetSet.trim(), open: form.get('open') === 'on', annotators, seeds: seedChoice.body,
         },
       });
@@ -140,6 +144,11 @@ export function CampaignForm({ slug, types, defaultGuidelines }: { slug: string;
           {fieldErrors.leakPolicy && <p role="alert" className="text-red-700">{fieldErrors.leakPolicy}</p>}
         </fieldset>
       </div>
+
+      <Field id="cf-bm25-target" label="Difficulty target (optional): answers should not be in BM25’s top N"
+        help="1 to 100; blank for none. The workspace warns (never blocks) when BM25 ranks the seed or an answer that high." error={fieldErrors.bm25Target}>
+        <input id="cf-bm25-target" name="bm25Target" type="number" min={1} max={100} placeholder="e.g. 5" aria-invalid={!!fieldErrors.bm25Target} aria-describedby="cf-bm25-target-help" className={`${INPUT} w-32`} />
+      </Field>
 
       <label className="flex items-center gap-2"><input name="open" type="checkbox" defaultChecked />Open now: annotators can start at once</label>
 

@@ -55,6 +55,7 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
       <span>{c.annotatorsPerSeed} {c.annotatorsPerSeed === 1 ? 'annotator' : 'annotators'} per seed</span>·
       <span>leases of {c.leaseMinutes} min</span>·
       <span>{c.leakPolicy === 'block' ? 'queries naming their seed are refused' : 'queries naming their seed are flagged'}</span>·
+      {c.bm25Target !== null && <><span data-testid="campaign-bm25-target">answers should not be in BM25’s top {c.bm25Target}</span>·</>}
       <span>
         approved queries go to{' '}
         {c.querySet ? <Link href={setPage(c.kbSlug, c.querySet)} className="text-blue-700 hover:underline">{c.querySet}</Link> : 'no query set'}

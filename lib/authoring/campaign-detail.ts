@@ -10,6 +10,8 @@ export interface CampaignDetail {
   annotatorsPerSeed: number;
   leaseMinutes: number;
   leakPolicy: 'warn' | 'block';
+  /** Warn when BM25 ranks the seed or an answer within its top N; null: no target. */
+  bm25Target: number | null;
   querySet: string | null;
   kbSlug: string;
   seeds: number;
@@ -32,7 +34,7 @@ export interface OwnAssignment {
 export async function campaignDetail(db: Queryable, campaignId: number, userId: number): Promise<{ campaign: CampaignDetail; isAnnotator: boolean; mine: OwnAssignment[] }> {
   const { rows: [campaign] } = await db.query<CampaignDetail & { isAnnotator: boolean }>(
     `SELECT c.id, c.name, c.status, c.guidelines, c.annotators_per_seed AS "annotatorsPerSeed", c.lease_minutes AS "leaseMinutes",
-            c.leak_policy AS "leakPolicy", q.name AS "querySet", k.slug AS "kbSlug", c.created_at AS "createdAt",
+            c.leak_policy AS "leakPolicy", c.bm25_target AS "bm25Target", q.name AS "querySet", k.slug AS "kbSlug", c.created_at AS "createdAt",
             (SELECT count(*)::int FROM campaign_seed s WHERE s.campaign_id = c.id) AS seeds,
             EXISTS (SELECT 1 FROM campaign_annotator m WHERE m.campaign_id = c.id AND m.user_id = $2) AS "isAnnotator"
        FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id LEFT JOIN query_set q ON q.id = c.query_set_id

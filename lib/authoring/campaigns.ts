@@ -29,6 +29,8 @@ export const campaignInputSchema = z.object({
   annotatorsPerSeed: z.number().int().min(1).max(20),
   leaseMinutes: z.number().int().min(1).max(10_080).default(60),
   leakPolicy: z.enum(['warn', 'block']).default('warn'),
+  /** Warn (never block) when BM25 ranks the seed or an answer within its top N; null or absent: no target. */
+  bm25Target: z.number().int().min(1).max(100).nullable().optional(),
   /** The query set approved queries go to; created (origin human) when it does not exist. */
   querySet: setNameSchema,
   annotatorIds: z.array(idSchema).min(1).max(1000),
@@ -68,9 +70,9 @@ export async function createCampaign(db: Database, kbId: number, input: Campaign
     const taken = await client.query('SELECT 1 FROM campaign WHERE kb_id = $1 AND name = $2', [kbId, input.name]);
     if (taken.rows.length) throw conflict(`A campaign named "${input.name}" exists on this knowledge base`);
     const { rows: [campaign] } = await client.query<{ id: number }>(
-      `INSERT INTO campaign (kb_id, name, guidelines, status, annotators_per_seed, lease_minutes, leak_policy, query_set_id, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [kbId, input.name, input.guidelines, input.open ? 'OPEN' : 'DRAFT', input.annotatorsPerSeed, input.leaseMinutes, input.leakPolicy, querySetId, userId]);
+      `INSERT INTO campaign (kb_id, name, guidelines, status, annotators_per_seed, lease_minutes, leak_policy, bm25_target, query_set_id, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [kbId, input.name, input.guidelines, input.open ? 'OPEN' : 'DRAFT', input.annotatorsPerSeed, input.leaseMinutes, input.leakPolicy, input.bm25Target ?? null, querySetId, userId]);
     const id = campaign!.id;
     await client.query(
       `INSERT INTO campaign_seed (campaign_id, entity_id, position) SELECT $1, e, n - 1 FROM unnest($2::int[]) WITH ORDINALITY AS s(e, n)`, [id, sampled.entityIds]);

@@ -18,6 +18,7 @@ const load = {
   kbDelete: () => import('./commands/kb-delete'),
   queries: () => import('./commands/queries'),
   eval: () => import('./commands/eval'),
+  embeddings: () => import('./commands/embeddings'),
 };
 
 
@@ -188,6 +189,23 @@ export function buildProgram(): Command {
     .option('--notes <text>', 'release notes (Markdown)')
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await load.queries()).runRelease(opts));
+
+  const embeddings = program.command('embeddings').description('Entity and query embeddings for the vector and hybrid baselines. Formats: docs/query-formats.md.');
+  embeddings.command('import')
+    .description('Import vectors as a named embedding set (replacing one of that name atomically); every vector is checked and nothing is written if any is wrong.')
+    .requiredOption('--kb <slug>', 'knowledge base: its entity vectors, keyed by entity id')
+    .option('--set <name>', 'query set of the knowledge base: its query vectors, keyed by query id')
+    .requiredOption('--file <file>', 'JSONL lines {"id": ..., "vector": [...]}, or a 2-D float32 .npy matrix')
+    .option('--ids <file>', '.npy only: one id per line, row i on line i + 1')
+    .option('--name <name>', 'embedding set name, e.g. ada-002 (entity and query vectors pair by name)', 'default')
+    .option('--json', 'machine-readable summary')
+    .action(async (opts) => (await load.embeddings()).runImport(opts));
+  embeddings.command('list')
+    .description('List the embedding sets of a knowledge base (entity vectors) or, with --set, of a query set.')
+    .requiredOption('--kb <slug>', 'knowledge-base slug')
+    .option('--set <name>', 'query-set name')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.embeddings()).runList(opts));
 
   program
     .command('eval')
