@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/transaction';
 import { readQueries, type QuerySource } from './read';
+import { difficultyDistribution, type BaselineDifficulty } from './difficulty-stats';
 import { QuerySetStatsAccumulator, type QuerySetStats } from './set-stats';
 
 export interface QuerySourceStats extends QuerySetStats {
@@ -7,9 +8,11 @@ export interface QuerySourceStats extends QuerySetStats {
   withSeeds: number;
   /** Distinct answer ids the knowledge base does not have (kept unresolved at import). */
   unresolvedAnswers: number;
+  /** Per baseline (latest finished run of each name): the share of queries solved at Hit@1 and Hit@5. */
+  difficulty: BaselineDifficulty[];
 }
 
-/** The STaRK Table 3 / Table 4 measures and the charts' distributions of a set or release, in one pass. */
+/** The STaRK Table 3 / Table 4 measures and the charts' distributions of a set or release, in one pass, and its difficulty for the baselines. */
 export async function querySourceStats(db: Queryable, kbId: number, source: QuerySource): Promise<QuerySourceStats> {
   const acc = new QuerySetStatsAccumulator();
   let withSeeds = 0;
@@ -21,5 +24,5 @@ export async function querySourceStats(db: Queryable, kbId: number, source: Quer
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT DISTINCT unnest(answer_ids) AS id FROM ${from}) a
       WHERE NOT EXISTS (SELECT 1 FROM entity e WHERE e.kb_id = $1 AND e.external_id = a.id)`, [kbId, key]);
-  return { ...acc.result(), withSeeds, unresolvedAnswers: rows[0]!.n };
+  return { ...acc.result(), withSeeds, unresolvedAnswers: rows[0]!.n, difficulty: await difficultyDistribution(db, source) };
 }
