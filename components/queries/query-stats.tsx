@@ -6,6 +6,7 @@ import type { ReleaseSummary } from '@/lib/queries/releases';
 import type { QueryGroupStats } from '@/lib/queries/set-stats';
 import type { QuerySourceStats } from '@/lib/queries/stats';
 import { requestJson, setApi } from './api';
+import { DifficultyStats } from './difficulty-stats';
 import { Field } from './field';
 import { fmtCount, fmtPercent, splitLabel } from './format';
 import { HistogramChart } from './histogram-chart';
@@ -99,6 +100,9 @@ export function QueryStats({ slug, name, params, setParams }: Props) {
                 ))}
               </tbody>
             </table>
+          </Panel>
+          <Panel title="Difficulty for the baselines" note="The share of queries each baseline solves: its first right answer at rank 1 (Hit@1) or in the top 5 (Hit@5), from its latest finished run on these queries; per split and per origin (human, synthesized, imported, as each query records it).">
+            <div data-testid="difficulty-stats"><DifficultyStats baselines={data.difficulty} /></div>
           </Panel>
           <div className="rounded-lg border border-slate-200 bg-white p-4">
             <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
