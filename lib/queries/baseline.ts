@@ -6,6 +6,8 @@ import type { Database, Queryable } from '../db/transaction';
 import { BM25_DEFAULTS } from '../retrieval/bm25';
 import { currentIndex, ensureIndex } from '../retrieval/bm25-index';
 import { rankBm25 } from '../retrieval/bm25-score';
+import { embeddingRanker, hybridRunName, missingWarning, vectorRunName } from '../vectors/baseline';
+import { embeddingNameSchema, embeddingPair } from '../vectors/sets';
 import { evaluateRun, type EvalQuery } from './metrics';
 import { storeEvaluation, toEvalQuery, type RunTarget } from './runs';
 import { readQueries, type QuerySource } from './read';
@@ -19,11 +21,13 @@ const BATCH = 25;
  * document) or PostgreSQL's ts_rank full-text ranking, kept as a second reference (k1, b and relations unused).
  */
 export const baselineSchema = z.object({
-  method: z.enum(['bm25', 'fulltext']).default('bm25'),
+  method: z.enum(['bm25', 'fulltext', 'vector', 'hybrid']).default('bm25'),
   // BM25 only; k1 beyond 100 only makes raw term counts decide.
   k1: z.number().min(0, 'k1 must be at least 0').max(100, 'k1 must be at most 100').default(BM25_DEFAULTS.k1),
   b: z.number().min(0, 'b must be between 0 and 1').max(1, 'b must be between 0 and 1').default(BM25_DEFAULTS.b),
   relations: z.boolean().default(false),
+  // vector and hybrid: the embedding set (entity and query vectors of this name) to rank by.
+  embeddings: embeddingNameSchema.optional(),
 });
 export type BaselineOptions = z.output<typeof baselineSchema>;
 /** What POST runs/baseline takes: the baseline's options and, optionally, the release to score against. */
@@ -32,6 +36,8 @@ export const DEFAULT_BASELINE: BaselineOptions = baselineSchema.parse({});
 
 /** The run's name says which baseline and parameters ranked it. */
 export function baselineName(o: BaselineOptions): string {
+  if (o.method === 'vector') return vectorRunName(o.embeddings ?? '');
+  if (o.method === 'hybrid') return hybridRunName(o.embeddings ?? '', baselineName({ ...o, method: 'bm25' }));
   if (o.method === 'fulltext') return 'Full-text baseline (PostgreSQL ts_rank)';
   return `BM25${o.relations ? ' with relation lines' : ''} (k1 ${o.k1}, b ${o.b})`;
 }
@@ -63,6 +69,10 @@ async function rankFullText(db: Queryable, kbId: number, texts: string[]): Promi
 export async function startBaseline(db: Queryable, target: RunTarget, userId: number | null, options: BaselineOptions = DEFAULT_BASELINE): Promise<number> {
   const running = await db.query(`SELECT 1 FROM eval_run WHERE set_id = $1 AND baseline AND status = 'RUNNING'`, [target.setId]);
   if (running.rows.length) throw badRequest('A baseline is already being computed for this query set');
+  if (options.method === 'vector' || options.method === 'hybrid') {
+    if (!options.embeddings) throw badRequest(`embeddings: a ${options.method} baseline needs the name of the embedding set to rank by`);
+    await embeddingPair(db, target.kbId, target.setId, options.embeddings);
+  }
   const total = await db.query<{ n: number }>(
     target.releaseId ? 'SELECT count(*)::int AS n FROM release_query WHERE release_id = $1' : 'SELECT count(*)::int AS n FROM query WHERE set_id = $1',
     [target.releaseId ?? target.setId]);
@@ -80,8 +90,8 @@ export async function startBaseline(db: Queryable, target: RunTarget, userId: nu
  */
 export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void, options: BaselineOptions = DEFAULT_BASELINE): Promise<void> {
   try {
-    let rank: (texts: string[]) => Promise<string[][]>;
-    if (options.method === 'bm25') {
+    let rank: (batch: { id: string; text: string }[]) => Promise<string[][]> = (batch) => rankFullText(db, target.kbId, batch.map((q) => q.text));
+    if (options.method === 'bm25' || options.method === 'hybrid') {
       // The build is one transaction, which on the embedded database holds every other connection: its
       // progress can only be told before it starts.
       if (!await currentIndex(db, target.kbId, options.relations)) {
@@ -89,16 +99,19 @@ export async function runBaseline(db: Database, target: RunTarget, runId: number
       }
       const index = await ensureIndex(db, target.kbId, options.relations);
       await db.query('UPDATE eval_run SET message = NULL WHERE id = $1', [runId]);
-      rank = (texts) => rankBm25(db, target.kbId, index, options, texts, BASELINE_DEPTH);
-    } else {
-      rank = (texts) => rankFullText(db, target.kbId, texts);
+      rank = (batch) => rankBm25(db, target.kbId, index, options, batch.map((q) => q.text), BASELINE_DEPTH);
     }
+    // Vector runs rank by the queries' embeddings; hybrid ones fuse those rankings with BM25's above.
+    const embeddings = options.method === 'vector' || options.method === 'hybrid'
+      ? await embeddingRanker(db, target.kbId, target.setId, options.embeddings!, BASELINE_DEPTH, options.method === 'hybrid' ? rank : undefined)
+      : null;
+    if (embeddings) rank = embeddings.rank;
     const src: QuerySource = target.releaseId ? { releaseId: target.releaseId } : { setId: target.setId };
     const run = new Map<string, string[]>();
     let batch: { id: string; text: string }[] = [];
     let total = 0;
     const flush = async () => {
-      const rankings = await rank(batch.map((q) => q.text));
+      const rankings = await rank(batch);
       batch.forEach((q, i) => run.set(q.id, rankings[i]!));
       batch = [];
       await db.query('UPDATE eval_run SET done = $2 WHERE id = $1', [runId, run.size]);
@@ -114,7 +127,9 @@ export async function runBaseline(db: Database, target: RunTarget, runId: number
     }
     if (batch.length) await flush();
     const evaluation = evaluateRun({ queries, run });
-    await storeEvaluation(db, target, evaluation, { id: runId, name: '', fileName: null, format: 'baseline', baseline: true, warnings: [], userId });
+    const missing = embeddings?.missing() ?? 0;
+    const warnings = missing ? [missingWarning(options.embeddings!, missing, queries.length, options.method === 'hybrid')] : [];
+    await storeEvaluation(db, target, evaluation, { id: runId, name: '', fileName: null, format: 'baseline', baseline: true, warnings, userId });
   } catch (err) {
     await db.query(`UPDATE eval_run SET status = 'FAILED', message = $2 WHERE id = $1`, [runId, (err as Error).message]).catch(() => undefined);
     throw err;

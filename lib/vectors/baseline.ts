@@ -40,3 +40,9 @@ async function internalIds(db: Database, kbId: number, ids: string[]): Promise<M
     'SELECT external_id, id FROM entity WHERE kb_id = $1 AND external_id = ANY($2::text[])', [kbId, [...new Set(ids)]]);
   return new Map(rows.map((r) => [r.external_id, r.id]));
 }
+
+/** The run's warning when some queries had no vector in the set. */
+export function missingWarning(name: string, missing: number, total: number, hybrid: boolean): { file: string; line: number; reason: string } {
+  return { file: `query embeddings "${name}"`, line: 0,
+    reason: `${missing.toLocaleString('en')} of ${total.toLocaleString('en')} queries have no embedding and ${hybrid ? 'are ranked by BM25 alone' : 'rank nothing'}` };
+}
