@@ -8,7 +8,7 @@ import { importQueries } from '../../lib/queries/import';
 import { baselineSchema, runBaseline, startBaseline, type BaselineOptions } from '../../lib/queries/baseline';
 import { getRun, type RunTarget } from '../../lib/queries/runs';
 import { embeddingRanker } from '../../lib/vectors/baseline';
-import { importEmbeddings, type EmbeddingOwner } from '../../lib/vectors/import';
+import { EmbeddingImportError, importEmbeddings, type EmbeddingOwner } from '../../lib/vectors/import';
 import { readEmbeddingFile } from '../../lib/vectors/readers';
 import { listEmbeddingSets } from '../../lib/vectors/sets';
 import type { SourcedQuery } from '../../lib/queries/types';
@@ -125,6 +125,13 @@ describe('vector baseline from imported embeddings', () => {
   });
 });
 
+/** The import's refusal; fails the test if the import went through. */
+async function refusal(importing: Promise<unknown>): Promise<EmbeddingImportError> {
+  const err = await importing.then(() => null, (x: unknown) => x);
+  expect(err).toBeInstanceOf(EmbeddingImportError);
+  return err as EmbeddingImportError;
+}
+
 describe('importing embeddings', () => {
   const owner = () => ({ kbId, querySetId: null });
   const count = async (name: string) => (await pool().query('SELECT count(*)::int AS n FROM embedding_vector v JOIN embedding_set s ON s.id = v.set_id WHERE s.kb_id = $1 AND s.name = $2', [kbId, name])).rows[0].n as number;
@@ -138,7 +145,7 @@ describe('importing embeddings', () => {
       { id: 'e3', vector: [0, 0] },
     ].map((r) => JSON.stringify(r));
     lines.push('{"id": "e4", "vector": [NaN, 1]}');
-    const err = await load(owner(), 'bad', jsonl('bad.jsonl', lines.join('\n'))).catch((x: unknown) => x as { status: number; message: string; details: unknown });
+    const err = await refusal(load(owner(), 'bad', jsonl('bad.jsonl', lines.join('\n'))));
     expect(err.status).toBe(400);
     expect(err.details).toEqual([
       { file: 'bad.jsonl', line: 2, field: 'vector', reason: 'has 3 values, expected 2 (as line 1)' },
@@ -153,8 +160,7 @@ describe('importing embeddings', () => {
   });
 
   it('refuses query vectors of another width than the entity vectors of the name, and unknown query ids', async () => {
-    const err = await load({ kbId, querySetId: target.setId }, 'toy', jsonl('q-bad.jsonl', [{ id: 'q1', vector: [1, 2, 3] }, { id: 'q9', vector: [1, 2] }]))
-      .catch((x: unknown) => x as { details: unknown });
+    const err = await refusal(load({ kbId, querySetId: target.setId }, 'toy', jsonl('q-bad.jsonl', [{ id: 'q1', vector: [1, 2, 3] }, { id: 'q9', vector: [1, 2] }])));
     expect(err.details).toEqual([
       { file: 'q-bad.jsonl', line: 1, field: 'vector', reason: 'has 3 values, expected 2 (as the knowledge base\'s "toy" entity vectors)' },
       { file: 'q-bad.jsonl', line: 2, field: 'id', reason: 'q9 is not a query of the query set' },
