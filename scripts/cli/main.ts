@@ -209,13 +209,14 @@ export function buildProgram(): Command {
 
   program
     .command('eval')
-    .description('Score a retrieval run (TREC run, CSV or JSONL) against a query set, or compute a baseline (BM25 or full-text). Metrics: docs/evaluation.md.')
+    .description('Score a retrieval run (TREC run, CSV or JSONL) against a query set, or compute a baseline (BM25, full-text, vector or hybrid). Metrics: docs/evaluation.md.')
     .requiredOption('--set <name>', 'query-set name')
     .option('--run <file>', 'the run file')
-    .option('--baseline [method]', 'rank with a built-in baseline instead: bm25 (the default) or fulltext (PostgreSQL ts_rank)', oneOf(['bm25', 'fulltext'] as const))
+    .option('--baseline [method]', 'rank with a built-in baseline instead: bm25 (the default), fulltext (PostgreSQL ts_rank), vector (exact cosine over imported embeddings) or hybrid (BM25 and vector fused by reciprocal rank)', oneOf(['bm25', 'fulltext', 'vector', 'hybrid'] as const))
     .option('--k1 <n>', 'BM25 term-frequency saturation, at least 0 (default 1.2)', finiteNumber)
     .option('--b <n>', 'BM25 length normalisation, 0 to 1 (default 0.75)', finiteNumber)
     .option('--relations', 'BM25 documents include the relation lines (slower first build)')
+    .option('--embeddings <name>', 'vector and hybrid: the embedding set (skb embeddings import) whose entity and query vectors rank')
     .option('--format <format>', `run format (${RUN_FORMATS.join('|')}); detected when not given`, oneOf(RUN_FORMATS))
     .option('--name <name>', 'name for the run (default: its TREC tag or file name)')
     .option('--release <n>', 'score against this release instead of the live set', positiveInt)

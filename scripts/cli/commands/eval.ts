@@ -14,7 +14,9 @@ export interface EvalOptions {
   set: string;
   run?: string;
   /** true alone means BM25. */
-  baseline?: boolean | 'bm25' | 'fulltext';
+  baseline?: boolean | 'bm25' | 'fulltext' | 'vector' | 'hybrid';
+  /** vector and hybrid: the embedding set's name. */
+  embeddings?: string;
   k1?: number;
   b?: number;
   relations?: boolean;
@@ -26,7 +28,7 @@ export interface EvalOptions {
 
 /** The API's checks, reported with the options' names (e.g. "--b: b must be between 0 and 1"). */
 function baselineOptions(opts: EvalOptions): BaselineOptions {
-  const parsed = baselineSchema.safeParse({ method: opts.baseline === true ? 'bm25' : opts.baseline, k1: opts.k1, b: opts.b, relations: opts.relations });
+  const parsed = baselineSchema.safeParse({ method: opts.baseline === true ? 'bm25' : opts.baseline, k1: opts.k1, b: opts.b, embeddings: opts.embeddings, relations: opts.relations });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   return parsed.data;
 }
@@ -34,6 +36,7 @@ function baselineOptions(opts: EvalOptions): BaselineOptions {
 export async function run(opts: EvalOptions): Promise<void> {
   if (Boolean(opts.run) === Boolean(opts.baseline)) throw new Error('Give either --run FILE or --baseline');
   if (opts.run && !fs.existsSync(opts.run)) throw new Error(`No such file: ${opts.run}`);
+  if (opts.embeddings && !opts.baseline) throw new Error('--embeddings goes with --baseline vector or hybrid');
   if (!opts.baseline && (opts.k1 !== undefined || opts.b !== undefined || opts.relations)) throw new Error('--k1, --b and --relations go with --baseline');
   const baseline = opts.baseline ? baselineOptions(opts) : null;
   const showBar = !opts.json && !!process.stderr.isTTY;
