@@ -16,6 +16,7 @@ const PHASES: Record<ImportPhase, string> = {
   indexes: 'Building indexes',
   statistics: 'Computing statistics',
   publishing: 'Publishing',
+  'search-index': 'Building the search index',
   done: 'Done',
 };
 
@@ -50,6 +51,7 @@ export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
         <div className="mb-3 flex items-center gap-3">
           <ImportStatusBadge status={job.status} testId="import-status" />
           <span data-testid="import-phase" className="text-slate-600">{PHASES[job.phase] ?? job.phase}</span>
+          {running && job.message && <span data-testid="import-step" className="text-xs text-slate-500">{job.message}</span>}
           {running && (
             <button type="button" onClick={onCancel} disabled={cancel.isPending || cancel.isSuccess}
               className="ml-auto rounded border border-red-300 px-3 py-1 text-red-700 hover:bg-red-50 disabled:opacity-60">

@@ -6,7 +6,8 @@ import { countHubRelations, HUB_DEGREE, replaceHubCounts, type HubCount } from '
 import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
 import { rowWriter } from './row-writer';
 import { IngestIssue, type KnowledgeSource } from './source';
-import { finishJob, recordProgress, startHeartbeat, startJob, type ImportPhase } from './jobs';
+import { finishJob, recordProgress, recordStep, startHeartbeat, startJob, type ImportPhase } from './jobs';
+import { ensureIndex, indexProgressMessage } from '../retrieval/bm25-index';
 
 export interface ImportOptions {
   slug: string;
@@ -41,6 +42,9 @@ export interface ImportProgress {
   errors: number;
   bytesDone: number;
   bytesTotal: number;
+  /** In the search-index phase: documents analysed so far, of all. */
+  indexDone?: number;
+  indexTotal?: number;
 }
 
 export interface ImportSummary {
@@ -106,6 +110,9 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     // Autovacuum never analyzes partitioned parents; without their statistics the planner misjudges
     // every join across knowledge bases' partitions. The data is published already, so this may not fail the import.
     await client.query('ANALYZE entity, edge, entity_search').catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
+    const indexing: ImportProgress = { jobId, ...state, phase: 'search-index', errors: log.issues.length, bytesDone: source.progress().done, bytesTotal: source.progress().total };
+    await recordProgress(pool, jobId, indexing, log.issues);
+    await buildSearchIndex(pool, kbId, indexing, opts.onProgress);
     const summary: ImportSummary = {
       jobId,
       kbId,
@@ -136,6 +143,22 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
   } finally {
     stopHeartbeat();
     if (!released) client.release();
+  }
+}
+
+/**
+ * Builds the published version's default BM25 index, so search and the baseline answer at once, with its
+ * progress in the job's message. The data is published already: a failure only warns (the index is built
+ * again on first use), and a cancel request comes too late to undo anything.
+ */
+async function buildSearchIndex(pool: pg.Pool, kbId: number, progress: ImportProgress, onProgress: ImportOptions['onProgress']): Promise<void> {
+  try {
+    await ensureIndex(pool, kbId, false, undefined, (done, total) => {
+      onProgress?.({ ...progress, indexDone: done, indexTotal: total });
+      recordStep(pool, progress.jobId, indexProgressMessage(done, total)).catch(() => undefined);
+    });
+  } catch (err) {
+    console.warn(`Import ${progress.jobId}: the search index was not built (it will be on first use): ${(err as Error).message}`);
   }
 }
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { thisProcess } from './owner';
 import type { IngestIssue } from './source';
 
-export type ImportPhase = 'starting' | 'entities' | 'edges' | 'indexes' | 'statistics' | 'publishing' | 'done';
+export type ImportPhase = 'starting' | 'entities' | 'edges' | 'indexes' | 'statistics' | 'publishing' | 'search-index' | 'done';
 export type JobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
 interface Progress {
@@ -64,6 +64,15 @@ export async function recordProgress(pool: pg.Pool, jobId: number, p: Progress, 
     [jobId, p.phase, p.rowsRead, p.entities, p.edges, p.bytesDone ?? 0, p.bytesTotal ?? 0, issues.length, issueJson(issues)],
   );
   return { cancelRequested: rows[0]?.cancel_requested ?? false };
+}
+
+/** Says what a running job is doing (the search index build's progress), throttled like progress; keeps the heartbeat. */
+export async function recordStep(pool: pg.Pool, jobId: number, message: string, force = false): Promise<void> {
+  const last = lastWrite.get(jobId);
+  const now = Date.now();
+  if (!force && last && now - last.at < WRITE_INTERVAL_MS) return;
+  lastWrite.set(jobId, { at: now, phase: last?.phase ?? 'search-index' });
+  await pool.query('UPDATE import_job SET message = $2, updated_at = now(), heartbeat_at = now() WHERE id = $1', [jobId, message]);
 }
 
 export async function finishJob(pool: pg.Pool, jobId: number, status: Exclude<JobStatus, 'RUNNING'>, p: Progress, issues: IngestIssue[], summary: unknown, message: string | null): Promise<void> {

@@ -63,8 +63,8 @@ async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<
     await client.query('BEGIN');
     await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
     // The row lock makes concurrent recoveries take turns; the later one finds the job no longer running.
-    const { rows } = await client.query<{ kb_id: number | null; created: boolean }>(
-      `SELECT j.kb_id, (kb.status = 'LOADING') AS created FROM import_job j LEFT JOIN knowledge_base kb ON kb.id = j.kb_id
+    const { rows } = await client.query<{ kb_id: number | null; created: boolean; phase: string }>(
+      `SELECT j.kb_id, (kb.status = 'LOADING') AS created, j.phase FROM import_job j LEFT JOIN knowledge_base kb ON kb.id = j.kb_id
         WHERE j.id = $1 AND j.status = 'RUNNING' FOR UPDATE OF j`,
       [jobId],
     );
@@ -73,10 +73,13 @@ async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<
       await client.query('ROLLBACK');
       return false;
     }
-    if (job.kb_id !== null) await discardImport(client, job.kb_id, job.created, staging);
+    // Killed while building the search index: the data was published, only the index is missing (its
+    // abandoned build is removed by the next build or start, and the index built on first use).
+    const published = job.phase === 'search-index';
+    if (job.kb_id !== null && !published) await discardImport(client, job.kb_id, job.created, staging);
     await client.query(
-      `UPDATE import_job SET status = 'FAILED', message = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
-      [jobId, message],
+      `UPDATE import_job SET status = $3::import_status, message = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      [jobId, published ? `${message} It had published the knowledge base; its search index is built on first use.` : message, published ? 'SUCCEEDED' : 'FAILED'],
     );
     await client.query('COMMIT');
     return true;

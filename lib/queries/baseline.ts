@@ -4,7 +4,7 @@ import { idSchema } from '../input';
 import { anyWordQuery } from '../kb/any-word-query';
 import type { Database, Queryable } from '../db/transaction';
 import { BM25_DEFAULTS } from '../retrieval/bm25';
-import { currentIndex, ensureIndex } from '../retrieval/bm25-index';
+import { ensureIndex, indexProgressMessage, type BuildProgress } from '../retrieval/bm25-index';
 import { rankBm25 } from '../retrieval/bm25-score';
 import { embeddingRanker, hybridRunName, missingWarning, vectorRunName } from '../vectors/baseline';
 import { embeddingNameSchema, embeddingPair } from '../vectors/sets';
@@ -28,6 +28,9 @@ export const baselineSchema = z.object({
   relations: z.boolean().default(false),
   // vector and hybrid: the embedding set (entity and query vectors of this name) to rank by.
   embeddings: embeddingNameSchema.optional(),
+  // BM25's analyzer (see lib/retrieval/tokenise.ts), off by default.
+  stopWords: z.boolean().default(false),
+  stemming: z.boolean().default(false),
 });
 export type BaselineOptions = z.output<typeof baselineSchema>;
 /** What POST runs/baseline takes: the baseline's options and, optionally, the release to score against. */
@@ -39,7 +42,8 @@ export function baselineName(o: BaselineOptions): string {
   if (o.method === 'vector') return vectorRunName(o.embeddings ?? '');
   if (o.method === 'hybrid') return hybridRunName(o.embeddings ?? '', baselineName({ ...o, method: 'bm25' }));
   if (o.method === 'fulltext') return 'Full-text baseline (PostgreSQL ts_rank)';
-  return `BM25${o.relations ? ' with relation lines' : ''} (k1 ${o.k1}, b ${o.b})`;
+  const analyzer = [o.stopWords && 'stop words removed', o.stemming && 'Porter stemming'].filter(Boolean).join(', ');
+  return `BM25${o.relations ? ' with relation lines' : ''} (k1 ${o.k1}, b ${o.b}${analyzer ? `; ${analyzer}` : ''})`;
 }
 
 /**
@@ -85,19 +89,20 @@ export async function startBaseline(db: Queryable, target: RunTarget, userId: nu
 
 /**
  * Ranks every query, recording progress on the run's row, then scores and stores; marks the run FAILED on
- * error. BM25 first builds the knowledge base's index if it has none for its current version, saying so in
- * the run's message.
+ * error. BM25 first builds the knowledge base's index if it has none for its current version, telling its
+ * progress in the run's message (and to `onIndexProgress`).
  */
-export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void, options: BaselineOptions = DEFAULT_BASELINE): Promise<void> {
+export async function runBaseline(db: Database, target: RunTarget, runId: number, userId: number | null, onProgress?: (done: number, total: number) => void, options: BaselineOptions = DEFAULT_BASELINE, onIndexProgress?: BuildProgress): Promise<void> {
   try {
     let rank: (batch: { id: string; text: string }[]) => Promise<string[][]> = (batch) => rankFullText(db, target.kbId, batch.map((q) => q.text));
     if (options.method === 'bm25' || options.method === 'hybrid') {
-      // The build is one transaction, which on the embedded database holds every other connection: its
-      // progress can only be told before it starts.
-      if (!await currentIndex(db, target.kbId, options.relations)) {
-        await db.query(`UPDATE eval_run SET message = 'Building the BM25 index' WHERE id = $1`, [runId]);
-      }
-      const index = await ensureIndex(db, target.kbId, options.relations);
+      const analyzer = { stopWords: options.stopWords, stemming: options.stemming };
+      let told = Promise.resolve();
+      const index = await ensureIndex(db, target.kbId, options.relations, analyzer, (done, total) => {
+        told = told.then(() => db.query('UPDATE eval_run SET message = $2 WHERE id = $1', [runId, indexProgressMessage(done, total)])).then(() => undefined);
+        onIndexProgress?.(done, total);
+      });
+      await told;
       await db.query('UPDATE eval_run SET message = NULL WHERE id = $1', [runId]);
       rank = (batch) => rankBm25(db, target.kbId, index, options, batch.map((q) => q.text), BASELINE_DEPTH);
     }

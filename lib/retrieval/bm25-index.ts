@@ -1,97 +1,225 @@
-import type pg from 'pg';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
+import { ownerGone, thisProcess } from '../ingest/owner';
 import { retrieverText } from '../kb/retriever-text';
-import { termCounts, tokenise } from './tokenise';
+import { analyse, DEFAULT_ANALYZER, termCounts, type Analyzer } from './tokenise';
 
-/** A built index's identity and the collection statistics scoring needs. */
+/** A built index's identity, the analyzer its terms went through and the collection statistics scoring needs. */
 export interface Bm25Index {
   id: number;
   docs: number;
   avgLength: number;
+  analyzer: Analyzer;
 }
 
-/** Entities read (and postings written) per round trip. */
-const PAGE = 500;
+/** How far a build has got, in documents. */
+export type BuildProgress = (done: number, total: number) => void;
 
-/** The index of the knowledge base's current version, or null when it was never built or a re-import made it stale. */
-export async function currentIndex(db: Queryable, kbId: number, relations: boolean): Promise<Bm25Index | null> {
+/** What a job's message says while the index it needs is built. */
+export const indexProgressMessage = (done: number, total: number) =>
+  `Building the BM25 index: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} documents`;
+
+/** Entities read (and postings written, in one commit) per round trip. */
+const PAGE = 500;
+/** A build owned by another host is taken to have died when its heartbeat (touched every page) is this old. */
+const ABANDONED_AFTER_MINUTES = 5;
+/** How often a caller waiting for another process's build looks at its progress. */
+const POLL_MS = 500;
+
+// Builds running in this process, on globalThis because Next.js may load this module once per route bundle:
+// `building` by variant (a second caller joins the first), `buildRows` the rows they write.
+interface RunningBuild {
+  promise: Promise<Bm25Index>;
+  listeners: Set<BuildProgress>;
+}
+const globalForBuilds = globalThis as unknown as { __skbBm25Builds?: Map<string, RunningBuild>; __skbBm25Rows?: Set<number> };
+const building = (globalForBuilds.__skbBm25Builds ??= new Map());
+const buildRows = (globalForBuilds.__skbBm25Rows ??= new Set());
+
+const variantKey = (kbId: number, relations: boolean, a: Analyzer) => `${kbId}:${relations}:${a.stopWords}:${a.stemming}`;
+
+const INDEX_COLUMNS = `i.id, i.docs, i.avg_length AS "avgLength", json_build_object('stopWords', i.stop_words, 'stemming', i.stemming) AS analyzer`;
+
+/**
+ * The ready index of the knowledge base's current version for this document variant and analyzer, or null
+ * when it was never built, is being built, or a re-import made it stale.
+ */
+export async function currentIndex(db: Queryable, kbId: number, relations: boolean, analyzer: Analyzer = DEFAULT_ANALYZER): Promise<Bm25Index | null> {
   const { rows } = await db.query<Bm25Index>(
-    `SELECT i.id, i.docs, i.avg_length AS "avgLength" FROM bm25_index i JOIN knowledge_base k ON k.id = i.kb_id
-      WHERE i.kb_id = $1 AND i.relations = $2 AND i.kb_version = k.updated_at`, [kbId, relations]);
+    `SELECT ${INDEX_COLUMNS} FROM bm25_index i JOIN knowledge_base k ON k.id = i.kb_id
+      WHERE i.kb_id = $1 AND i.relations = $2 AND i.stop_words = $3 AND i.stemming = $4 AND i.status = 'READY' AND i.kb_version = k.updated_at
+      ORDER BY i.id DESC LIMIT 1`, [kbId, relations, analyzer.stopWords, analyzer.stemming]);
   return rows[0] ?? null;
 }
 
 /**
- * The current index, built first if missing or stale. The build reads entities in id order a page at a time,
- * tokenises them here and writes terms, postings and lengths in one transaction, so a build that dies leaves
- * the previous state; builds of the same knowledge base wait for each other and the later one finds it done.
- * Documents are the flattened entity text, plus STaRK's relation lines when `relations` (much slower to build:
- * neighbours are read entity by entity).
+ * The current index, built first if missing or stale; `onProgress` hears how far the build has got. One build
+ * per variant runs at a time: a second caller in this process joins the running build, one in another process
+ * waits for it, following its progress. Documents are the flattened entity text, plus STaRK's relation lines
+ * when `relations` (much slower to build: neighbours are read entity by entity).
  */
-export async function ensureIndex(db: Database, kbId: number, relations: boolean): Promise<Bm25Index> {
-  const ready = await currentIndex(db, kbId, relations);
+export async function ensureIndex(db: Database, kbId: number, relations: boolean, analyzer: Analyzer = DEFAULT_ANALYZER, onProgress?: BuildProgress): Promise<Bm25Index> {
+  const ready = await currentIndex(db, kbId, relations, analyzer);
   if (ready) return ready;
-  return inTransaction(db, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
-    const built = await currentIndex(client, kbId, relations);
-    if (built) return built;
-    return buildIndex(client, kbId, relations);
-  });
+  const key = variantKey(kbId, relations, analyzer);
+  let run = building.get(key);
+  if (!run) {
+    const listeners = new Set<BuildProgress>();
+    const started: RunningBuild = {
+      listeners,
+      promise: claimAndBuild(db, kbId, relations, analyzer, (done, total) => listeners.forEach((l) => l(done, total)))
+        .finally(() => building.delete(key)),
+    };
+    building.set(key, started);
+    run = started;
+  }
+  if (onProgress) run.listeners.add(onProgress);
+  try {
+    return await run.promise;
+  } finally {
+    if (onProgress) run.listeners.delete(onProgress);
+  }
 }
 
-async function buildIndex(client: pg.PoolClient, kbId: number, relations: boolean): Promise<Bm25Index> {
-  await client.query('DELETE FROM bm25_index WHERE kb_id = $1 AND relations = $2', [kbId, relations]);
-  // Statistics are filled in at the end; the row exists first so postings can reference it.
-  const { rows } = await client.query<{ id: number }>(
-    `INSERT INTO bm25_index (kb_id, relations, kb_version, docs, avg_length)
-     SELECT id, $2, updated_at, 0, 0 FROM knowledge_base WHERE id = $1 RETURNING id`, [kbId, relations]);
-  const indexId = rows[0]!.id;
-  const termIds = new Map<string, number>();
-  const df: number[] = [];
-  let docs = 0;
-  let tokens = 0;
-  let after = 0;
+/** Starts building the default index (no relation lines, default analyzer) unless it is current or being built; errors are logged. */
+export function buildIndexInBackground(db: Database, kbId: number): void {
+  ensureIndex(db, kbId, false).catch((err: Error) => console.warn(`Building the BM25 index of knowledge base ${kbId}: ${err.message}`));
+}
+
+type Claim = { index: Bm25Index } | { waitFor: number } | { build: number; total: number };
+
+async function claimAndBuild(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, onProgress: BuildProgress): Promise<Bm25Index> {
   for (;;) {
-    const page = await client.query<{ id: number; text: string }>(
-      'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]);
-    if (!page.rows.length) break;
-    const posting = { term: [] as number[], entity: [] as number[], tf: [] as number[] };
-    const lengths = { entity: [] as number[], length: [] as number[] };
-    for (const e of page.rows) {
-      const text = relations ? await retrieverText(client, kbId, e.id) : e.text;
-      const words = tokenise(text);
-      for (const [term, tf] of termCounts(words)) {
-        let id = termIds.get(term);
-        if (id === undefined) {
-          id = termIds.size + 1;
-          termIds.set(term, id);
-          df[id] = 0;
+    const claim = await inTransaction(db, async (client): Promise<Claim> => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+      await removeAbandonedBuilds(client, kbId);
+      const index = await currentIndex(client, kbId, relations, analyzer);
+      if (index) return { index };
+      const { rows: [other] } = await client.query<{ id: number }>(
+        `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'BUILDING'`,
+        [kbId, relations, analyzer.stopWords, analyzer.stemming]);
+      if (other) return { waitFor: other.id };
+      const owner = thisProcess();
+      const { rows } = await client.query<{ id: number; total: number }>(
+        `INSERT INTO bm25_index (kb_id, relations, stop_words, stemming, status, kb_version, docs, avg_length, total, owner_host, owner_pid, owner_start)
+         SELECT id, $2, $3, $4, 'BUILDING', updated_at, 0, 0, entity_count, $5, $6, $7 FROM knowledge_base WHERE id = $1
+         RETURNING id, total`, [kbId, relations, analyzer.stopWords, analyzer.stemming, owner.host, owner.pid, owner.start]);
+      buildRows.add(rows[0]!.id);
+      return { build: rows[0]!.id, total: rows[0]!.total };
+    });
+    if ('index' in claim) return claim.index;
+    if ('build' in claim) return build(db, kbId, relations, analyzer, claim.build, claim.total, onProgress);
+    await waitForBuild(db, claim.waitFor, onProgress);
+  }
+}
+
+/** Follows another process's build until its row is ready or gone, or its owner is found dead (the next claim removes it). */
+async function waitForBuild(db: Queryable, id: number, onProgress: BuildProgress): Promise<void> {
+  for (;;) {
+    const { rows: [row] } = await db.query<BuildRow & { status: string; done: number; total: number }>(
+      `SELECT status, done, total, ${OWNER_COLUMNS} FROM bm25_index WHERE id = $1`, [id, ABANDONED_AFTER_MINUTES]);
+    if (!row || row.status !== 'BUILDING' || abandoned(row)) return;
+    onProgress(row.done, row.total);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+interface BuildRow {
+  id: number;
+  host: string | null;
+  pid: number | null;
+  start: string | null;
+  stale: boolean;
+}
+/** A build row's owner, and whether its heartbeat is older than the minutes given as $2. */
+const OWNER_COLUMNS = 'id, owner_host AS host, owner_pid AS pid, owner_start AS start, heartbeat_at < now() - make_interval(mins => $2) AS stale';
+const abandoned = (row: BuildRow) => ownerGone(row, () => buildRows.has(row.id)) ?? row.stale;
+
+/**
+ * Deletes builds whose process died (killed, crashed, machine restarted): on this host as soon as the
+ * process is gone, on another once its heartbeat is stale. `kbId` limits it to one knowledge base.
+ * Returns how many it removed.
+ */
+export async function removeAbandonedBuilds(db: Queryable, kbId?: number): Promise<number> {
+  const { rows } = await db.query<BuildRow>(
+    `SELECT ${OWNER_COLUMNS} FROM bm25_index WHERE status = 'BUILDING' AND ($1::int IS NULL OR kb_id = $1)`, [kbId ?? null, ABANDONED_AFTER_MINUTES]);
+  const dead = rows.filter(abandoned).map((r) => r.id);
+  if (dead.length) await db.query(`DELETE FROM bm25_index WHERE id = ANY($1::int[]) AND status = 'BUILDING'`, [dead]);
+  return dead.length;
+}
+
+/**
+ * Fills the claimed row: reads entities in id order a page at a time, analyses them here and commits each
+ * page's postings and lengths with the progress; the terms and collection statistics are written at the end,
+ * when the row turns ready and the variant's previous index is deleted. Until then scoring never reads the
+ * row; on failure it is deleted.
+ */
+async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, indexId: number, total: number, onProgress: BuildProgress): Promise<Bm25Index> {
+  try {
+    const termIds = new Map<string, number>();
+    const df: number[] = [];
+    let docs = 0;
+    let tokens = 0;
+    let after = 0;
+    onProgress(0, total);
+    for (;;) {
+      const page = await db.query<{ id: number; text: string }>(
+        'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]);
+      if (!page.rows.length) break;
+      const posting = { term: [] as number[], entity: [] as number[], tf: [] as number[] };
+      const lengths = { entity: [] as number[], length: [] as number[] };
+      for (const e of page.rows) {
+        const words = analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer);
+        for (const [term, tf] of termCounts(words)) {
+          let id = termIds.get(term);
+          if (id === undefined) {
+            id = termIds.size + 1;
+            termIds.set(term, id);
+            df[id] = 0;
+          }
+          df[id]! += 1;
+          posting.term.push(id);
+          posting.entity.push(e.id);
+          posting.tf.push(tf);
         }
-        df[id]! += 1;
-        posting.term.push(id);
-        posting.entity.push(e.id);
-        posting.tf.push(tf);
+        lengths.entity.push(e.id);
+        lengths.length.push(words.length);
+        tokens += words.length;
       }
-      lengths.entity.push(e.id);
-      lengths.length.push(words.length);
-      tokens += words.length;
+      docs += page.rows.length;
+      after = page.rows.at(-1)!.id;
+      await inTransaction(db, async (client) => {
+        await client.query(
+          'INSERT INTO bm25_posting (index_id, term_id, entity_id, tf) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[])',
+          [indexId, posting.term, posting.entity, posting.tf]);
+        await client.query('INSERT INTO bm25_doc (index_id, entity_id, length) SELECT $1, * FROM unnest($2::int[], $3::int[])', [indexId, lengths.entity, lengths.length]);
+        await client.query('UPDATE bm25_index SET done = $2, heartbeat_at = now() WHERE id = $1', [indexId, docs]);
+      });
+      onProgress(docs, Math.max(total, docs));
     }
-    await client.query(
-      'INSERT INTO bm25_posting (index_id, term_id, entity_id, tf) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[])',
-      [indexId, posting.term, posting.entity, posting.tf]);
-    await client.query('INSERT INTO bm25_doc (index_id, entity_id, length) SELECT $1, * FROM unnest($2::int[], $3::int[])', [indexId, lengths.entity, lengths.length]);
-    docs += page.rows.length;
-    after = page.rows.at(-1)!.id;
+    const terms = [...termIds];
+    for (let i = 0; i < terms.length; i += 10 * PAGE) {
+      const slice = terms.slice(i, i + 10 * PAGE);
+      await db.query('INSERT INTO bm25_term (index_id, id, term, df) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])',
+        [indexId, slice.map(([, id]) => id), slice.map(([term]) => term), slice.map(([, id]) => df[id]!)]);
+    }
+    // Fresh statistics: planned on empty tables' estimates, lookups take a hundred times longer.
+    await db.query('ANALYZE bm25_term, bm25_posting, bm25_doc');
+    const avgLength = docs ? tokens / docs : 0;
+    const replaced = await inTransaction(db, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+      await client.query(`UPDATE bm25_index SET status = 'READY', docs = $2, avg_length = $3, total = $2, done = $2, built_at = now() WHERE id = $1`, [indexId, docs, avgLength]);
+      const { rows } = await client.query<{ id: number }>(
+        `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'READY' AND id <> $5`,
+        [kbId, relations, analyzer.stopWords, analyzer.stemming, indexId]);
+      return rows.map((r) => r.id);
+    });
+    // The previous index goes once the new one is current (cascading to its postings takes a while).
+    if (replaced.length) await db.query('DELETE FROM bm25_index WHERE id = ANY($1::int[])', [replaced]);
+    return { id: indexId, docs, avgLength, analyzer: { stopWords: analyzer.stopWords, stemming: analyzer.stemming } };
+  } catch (err) {
+    await db.query('DELETE FROM bm25_index WHERE id = $1', [indexId]).catch(() => undefined);
+    throw err;
+  } finally {
+    buildRows.delete(indexId);
   }
-  const terms = [...termIds];
-  for (let i = 0; i < terms.length; i += 10 * PAGE) {
-    const slice = terms.slice(i, i + 10 * PAGE);
-    await client.query('INSERT INTO bm25_term (index_id, id, term, df) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])',
-      [indexId, slice.map(([, id]) => id), slice.map(([term]) => term), slice.map(([, id]) => df[id]!)]);
-  }
-  const avgLength = docs ? tokens / docs : 0;
-  await client.query('UPDATE bm25_index SET docs = $2, avg_length = $3 WHERE id = $1', [indexId, docs, avgLength]);
-  // Fresh statistics: planned on empty tables' estimates, scoring takes a hundred times longer.
-  await client.query('ANALYZE bm25_term, bm25_posting, bm25_doc');
-  return { id: indexId, docs, avgLength };
 }

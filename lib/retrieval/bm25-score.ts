@@ -1,40 +1,185 @@
 import type { Queryable } from '../db/transaction';
-import type { Bm25Params } from './bm25';
+import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
-import { tokenise } from './tokenise';
+import { analyse } from './tokenise';
+
+/** One term's postings: the entities it occurs in and how often. */
+interface Postings {
+  entities: Int32Array;
+  tfs: Int32Array;
+}
+
+/** Every document's length, by entity id less `first` (entity ids of a knowledge base form a compact range). */
+interface Lengths {
+  first: number;
+  lengths: Int32Array;
+}
+
+export interface Scored {
+  entityId: number;
+  score: number;
+}
+
+// Read postings and lengths are kept in this process (an index never changes once ready; a rebuild gets a new
+// id), so common terms are read from the database once, not for every query. Up to POSTING_BUDGET postings
+// (8 bytes each), least recently used first out; lengths of the last few indexes used.
+const POSTING_BUDGET = 8_000_000;
+const LENGTH_INDEXES = 4;
+const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<number, Lengths>; __skbBm25Cached?: { n: number } };
+const postingCache = (globalForCache.__skbBm25Postings ??= new Map());
+const lengthCache = (globalForCache.__skbBm25Lengths ??= new Map());
+const cached = (globalForCache.__skbBm25Cached ??= { n: 0 });
+
+/** Packed (int4, int4) pairs as PostgreSQL sends them (big-endian), unpacked. */
+function unpack(buf: Buffer): [Int32Array, Int32Array] {
+  const n = buf.length / 8;
+  const a = new Int32Array(n);
+  const b = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    a[i] = buf.readInt32BE(8 * i);
+    b[i] = buf.readInt32BE(8 * i + 4);
+  }
+  return [a, b];
+}
+
+async function documentLengths(db: Queryable, indexId: number): Promise<Lengths> {
+  const hit = lengthCache.get(indexId);
+  if (hit) {
+    lengthCache.delete(indexId);
+    lengthCache.set(indexId, hit);
+    return hit;
+  }
+  const { rows: [row] } = await db.query<{ first: number | null; last: number | null; packed: Buffer | null }>(
+    `SELECT min(entity_id) AS first, max(entity_id) AS last, string_agg(int4send(entity_id) || int4send(length), ''::bytea) AS packed
+       FROM bm25_doc WHERE index_id = $1`, [indexId]);
+  const first = row?.first ?? 0;
+  const lengths = new Int32Array(row?.last == null ? 0 : row.last - first + 1);
+  if (row?.packed) {
+    const [ids, ls] = unpack(row.packed);
+    ids.forEach((id, i) => { lengths[id - first] = ls[i]!; });
+  }
+  const result = { first, lengths };
+  lengthCache.set(indexId, result);
+  if (lengthCache.size > LENGTH_INDEXES) lengthCache.delete(lengthCache.keys().next().value!);
+  return result;
+}
+
+/** The postings of these terms, from the cache or read in one query. */
+async function postingsOf(db: Queryable, indexId: number, termIds: number[]): Promise<Map<number, Postings>> {
+  const result = new Map<number, Postings>();
+  const missing: number[] = [];
+  for (const id of termIds) {
+    const key = `${indexId}:${id}`;
+    const hit = postingCache.get(key);
+    if (hit) {
+      postingCache.delete(key);
+      postingCache.set(key, hit);
+      result.set(id, hit);
+    } else {
+      missing.push(id);
+    }
+  }
+  if (!missing.length) return result;
+  const { rows } = await db.query<{ id: number; packed: Buffer }>(
+    `SELECT term_id AS id, string_agg(int4send(entity_id) || int4send(tf), ''::bytea) AS packed
+       FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [indexId, missing]);
+  for (const row of rows) {
+    const [entities, tfs] = unpack(row.packed);
+    const postings = { entities, tfs };
+    result.set(row.id, postings);
+    postingCache.set(`${indexId}:${row.id}`, postings);
+    cached.n += entities.length;
+  }
+  for (const [key, p] of postingCache) {
+    if (cached.n <= POSTING_BUDGET) break;
+    postingCache.delete(key);
+    cached.n -= p.entities.length;
+  }
+  return result;
+}
+
+/** Whether a scores higher than b: higher score, or the same and the lower entity id. */
+const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.entityId < b.entityId);
+
+/** The `depth` best of `scores` (entities with a positive score), best first, by a heap of the best so far. */
+function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
+  const heap: Scored[] = []; // heap[0] is the worst kept
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < heap.length && better(heap[w]!, heap[l]!)) w = l;
+      if (r < heap.length && better(heap[w]!, heap[r]!)) w = r;
+      if (w === i) return;
+      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+      i = w;
+    }
+  };
+  for (let k = 0; k < count; k++) {
+    const slot = touched[k]!;
+    const s = { entityId: slot + first, score: scores[slot]! };
+    if (heap.length < depth) {
+      heap.push(s);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!better(heap[p]!, heap[i]!)) break;
+        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+        i = p;
+      }
+    } else if (depth > 0 && better(s, heap[0]!)) {
+      heap[0] = s;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (better(a, b) ? -1 : 1));
+}
 
 /**
- * Ranks entities for each text by Okapi BM25 over the index: every distinct query word counts once (any
- * word may match), the term weights (see `termWeight`) are summed per entity, ties go to the lower entity
- * id, and the top `depth` come back as external ids. Only the postings of the query's terms are read.
+ * Okapi BM25 over the index, term at a time: every distinct query term (analysed as the index's documents
+ * were) counts once, any term may match, the term weights (see `termWeight`) are summed per entity, ties go
+ * to the lower entity id, and the top `depth` entities come back with their scores. Only the postings of the
+ * query's terms are read.
  */
-export async function rankBm25(db: Queryable, kbId: number, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<string[][]> {
-  const n: number[] = [];
-  const terms: string[] = [];
-  texts.forEach((text, i) => {
-    for (const term of new Set(tokenise(text))) {
-      n.push(i + 1);
-      terms.push(term);
+export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<Scored[][]> {
+  const queries = texts.map((text) => [...new Set(analyse(text, index.analyzer))]);
+  const words = [...new Set(queries.flat())];
+  if (!words.length) return texts.map(() => []);
+  const { rows: terms } = await db.query<{ id: number; term: string; df: number }>(
+    'SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words]);
+  const byWord = new Map(terms.map((t) => [t.term, t]));
+  const [lengths, postings] = await Promise.all([documentLengths(db, index.id), postingsOf(db, index.id, terms.map((t) => t.id))]);
+  const { first } = lengths;
+  // Each document's length normalisation, computed once per call.
+  const norm = new Float64Array(lengths.lengths.length);
+  lengths.lengths.forEach((len, i) => { norm[i] = params.k1 * (1 - params.b + (params.b * len) / index.avgLength); });
+  const scores = new Float64Array(norm.length);
+  const touched = new Int32Array(norm.length);
+  return queries.map((query) => {
+    let count = 0;
+    for (const word of query) {
+      const term = byWord.get(word);
+      const p = term && postings.get(term.id);
+      if (!p) continue;
+      const w = idf(index.docs, term.df) * (params.k1 + 1);
+      for (let i = 0; i < p.entities.length; i++) {
+        const slot = p.entities[i]! - first;
+        const tf = p.tfs[i]!;
+        if (scores[slot] === 0) touched[count++] = slot;
+        scores[slot]! += (w * tf) / (tf + norm[slot]!);
+      }
     }
+    const top = topOf(scores, touched, count, first, depth);
+    for (let k = 0; k < count; k++) scores[touched[k]!] = 0;
+    return top;
   });
-  const { rows } = await db.query<{ n: number; ranking: string[] }>(
-    `WITH q AS (
-       SELECT u.n, t.id, ln(1 + ($4::float8 - t.df + 0.5) / (t.df::float8 + 0.5)) AS idf
-         FROM unnest($2::int[], $3::text[]) AS u(n, term)
-         JOIN bm25_term t ON t.index_id = $1 AND t.term = u.term),
-     scored AS (
-       SELECT q.n, p.entity_id, sum(q.idf * p.tf * ($6::float8 + 1) / (p.tf + $6::float8 * (1 - $7::float8 + $7::float8 * d.length / $5::float8))) AS score
-         FROM q
-         JOIN bm25_posting p ON p.index_id = $1 AND p.term_id = q.id
-         JOIN bm25_doc d ON d.index_id = $1 AND d.entity_id = p.entity_id
-        GROUP BY q.n, p.entity_id),
-     ranked AS (
-       SELECT n, entity_id, row_number() OVER (PARTITION BY n ORDER BY score DESC, entity_id) AS r FROM scored)
-     SELECT r.n, array_agg(e.external_id ORDER BY r.r) AS ranking
-       FROM ranked r JOIN entity e ON e.kb_id = $8 AND e.id = r.entity_id
-      WHERE r.r <= $9
-      GROUP BY r.n`,
-    [index.id, n, terms, index.docs, index.avgLength, params.k1, params.b, kbId, depth]);
-  const byText = new Map(rows.map((r) => [r.n, r.ranking]));
-  return texts.map((_, i) => byText.get(i + 1) ?? []);
+}
+
+/** `scoreBm25`'s rankings as external ids, for the baseline run. */
+export async function rankBm25(db: Queryable, kbId: number, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<string[][]> {
+  const scored = await scoreBm25(db, index, params, texts, depth);
+  const ids = [...new Set(scored.flat().map((s) => s.entityId))];
+  const { rows } = await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kbId, ids]);
+  const external = new Map(rows.map((r) => [r.id, r.external_id]));
+  return scored.map((top) => top.map((s) => external.get(s.entityId)!));
 }

@@ -217,6 +217,8 @@ export function buildProgram(): Command {
     .option('--b <n>', 'BM25 length normalisation, 0 to 1 (default 0.75)', finiteNumber)
     .option('--relations', 'BM25 documents include the relation lines (slower first build)')
     .option('--embeddings <name>', 'vector and hybrid: the embedding set (skb embeddings import) whose entity and query vectors rank')
+    .option('--stop-words', "BM25 drops English stop words (Lucene's list) from documents and queries")
+    .option('--stemming', 'BM25 reduces words with the Porter stemmer in documents and queries')
     .option('--format <format>', `run format (${RUN_FORMATS.join('|')}); detected when not given`, oneOf(RUN_FORMATS))
     .option('--name <name>', 'name for the run (default: its TREC tag or file name)')
     .option('--release <n>', 'score against this release instead of the live set', positiveInt)

@@ -20,6 +20,8 @@ export interface EvalOptions {
   k1?: number;
   b?: number;
   relations?: boolean;
+  stopWords?: boolean;
+  stemming?: boolean;
   format?: RunFormat;
   name?: string;
   release?: number;
@@ -28,7 +30,7 @@ export interface EvalOptions {
 
 /** The API's checks, reported with the options' names (e.g. "--b: b must be between 0 and 1"). */
 function baselineOptions(opts: EvalOptions): BaselineOptions {
-  const parsed = baselineSchema.safeParse({ method: opts.baseline === true ? 'bm25' : opts.baseline, k1: opts.k1, b: opts.b, embeddings: opts.embeddings, relations: opts.relations });
+  const parsed = baselineSchema.safeParse({ method: opts.baseline === true ? 'bm25' : opts.baseline, k1: opts.k1, b: opts.b, embeddings: opts.embeddings, relations: opts.relations, stopWords: opts.stopWords, stemming: opts.stemming });
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   return parsed.data;
 }
@@ -37,7 +39,9 @@ export async function run(opts: EvalOptions): Promise<void> {
   if (Boolean(opts.run) === Boolean(opts.baseline)) throw new Error('Give either --run FILE or --baseline');
   if (opts.run && !fs.existsSync(opts.run)) throw new Error(`No such file: ${opts.run}`);
   if (opts.embeddings && !opts.baseline) throw new Error('--embeddings goes with --baseline vector or hybrid');
-  if (!opts.baseline && (opts.k1 !== undefined || opts.b !== undefined || opts.relations)) throw new Error('--k1, --b and --relations go with --baseline');
+  if (!opts.baseline && (opts.k1 !== undefined || opts.b !== undefined || opts.relations || opts.stopWords || opts.stemming)) {
+    throw new Error('--k1, --b, --relations, --stop-words and --stemming go with --baseline');
+  }
   const baseline = opts.baseline ? baselineOptions(opts) : null;
   const showBar = !opts.json && !!process.stderr.isTTY;
   const result = await withDatabase(async () => {
@@ -48,10 +52,12 @@ export async function run(opts: EvalOptions): Promise<void> {
       id = await evaluateRunFile(pool(), target, { name: opts.name ?? '', fileName: path.basename(opts.run), text: fs.readFileSync(opts.run, 'utf8'), format: opts.format, userId: null });
     } else {
       id = await startBaseline(pool(), target, null, baseline!);
-      const bar = showBar ? new cliProgress.SingleBar({ format: 'baseline [{bar}] {value}/{total} queries', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-      bar?.start(1, 0);
+      // One bar: the index's documents while it is built (the first BM25 run of a variant), then the queries.
+      const bar = showBar ? new cliProgress.SingleBar({ format: '{task} [{bar}] {value}/{total} {unit}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+      bar?.start(1, 0, { task: 'baseline', unit: 'queries' });
+      const show = (task: string, unit: string) => (done: number, total: number) => { bar?.setTotal(total); bar?.update(done, { task, unit }); };
       try {
-        await runBaseline(pool(), target, id, null, (done, total) => { bar?.setTotal(total); bar?.update(done); }, baseline!);
+        await runBaseline(pool(), target, id, null, show('baseline', 'queries'), baseline!, show('BM25 index', 'documents'));
       } finally {
         bar?.stop();
       }

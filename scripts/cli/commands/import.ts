@@ -27,12 +27,14 @@ function progressBar(enabled: boolean) {
     cliProgress.Presets.shades_classic,
   );
   const started = Date.now();
-  bar.start(100, 0, { phase: 'starting'.padEnd(10), rows: 0, rate: 0, errors: 0 });
+  bar.start(100, 0, { phase: 'starting'.padEnd(12), rows: 0, rate: 0, errors: 0 });
   return {
     update(p: ImportProgress) {
       const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-      const percent = p.bytesTotal ? Math.min(100, Math.floor((100 * p.bytesDone) / p.bytesTotal)) : 0;
-      bar.update(percent, { phase: p.phase.padEnd(10), rows: p.rowsRead.toLocaleString('en'), rate: Math.round(p.rowsRead / seconds).toLocaleString('en'), errors: p.errors });
+      // After publishing, the share of documents in the search index built so far.
+      const [done, total] = p.indexTotal ? [p.indexDone ?? 0, p.indexTotal] : [p.bytesDone, p.bytesTotal];
+      const percent = total ? Math.min(100, Math.floor((100 * done) / total)) : 0;
+      bar.update(percent, { phase: p.phase.padEnd(12), rows: p.rowsRead.toLocaleString('en'), rate: Math.round(p.rowsRead / seconds).toLocaleString('en'), errors: p.errors });
     },
     stop: () => bar.stop(),
   };

@@ -8,6 +8,7 @@ import { migrate } from '../../../lib/db/migrate';
 import { dataDir, projectRoot } from '../../../lib/db/paths';
 import { seedDemo } from '../../../lib/demo/seed';
 import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
+import { removeAbandonedBuilds } from '../../../lib/retrieval/bm25-index';
 import { trustedProxyCount } from '../../../lib/http/client-address';
 
 export interface ServeOptions {
@@ -46,6 +47,8 @@ export async function run(opts: ServeOptions): Promise<void> {
     const migrations = await migrate(process.env.DATABASE_URL!);
     if (migrations.applied.length) console.log(`Applied migrations: ${migrations.applied.join(', ')}`);
     for (const id of await recoverAbandonedImports(pool())) console.log(`Import job ${id} was interrupted when the app last stopped; cleaned up`);
+    const builds = await removeAbandonedBuilds(pool());
+    if (builds) console.log(`${builds} search index build(s) were interrupted when the app last stopped; cleaned up`);
     const credentials = (opts.demo ?? !!embedded) ? await loadDemo() : [];
     await closeDb();
 

@@ -1,12 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { idf, termWeight } from '../../../lib/retrieval/bm25';
-import { termCounts, tokenise } from '../../../lib/retrieval/tokenise';
+import { analyse, STOP_WORDS, termCounts, tokenise } from '../../../lib/retrieval/tokenise';
 
 describe('tokenise', () => {
   it('keeps lower-cased runs of Unicode letters and digits', () => {
     expect(tokenise('TNF-alpha binds IL10RB; Crohn’s disease (37784)')).toEqual(['tnf', 'alpha', 'binds', 'il10rb', 'crohn', 's', 'disease', '37784']);
     expect(tokenise('Sjögren syndrome — ÉTUDE_2')).toEqual(['sjögren', 'syndrome', 'étude', '2']);
     expect(tokenise(' -- ')).toEqual([]);
+  });
+
+  it('by default analyses text into exactly its tokens', () => {
+    const text = 'The genes of the Inflammatory Bowel Diseases, and their signalling';
+    expect(analyse(text)).toEqual(tokenise(text));
+    expect(analyse(text, { stopWords: false, stemming: false })).toEqual(tokenise(text));
+  });
+
+  it("drops Lucene's English stop words when asked, and only those", () => {
+    expect(STOP_WORDS.size).toBe(33);
+    expect(analyse('The genes of the bowel AND their signalling; not this one', { stopWords: true, stemming: false }))
+      .toEqual(['genes', 'bowel', 'signalling', 'one']);
+  });
+
+  it('reduces words with the Porter stemmer when asked', () => {
+    expect(analyse('Diseases disease inflammatory inflammation running runs relational', { stopWords: false, stemming: true }))
+      .toEqual(['diseas', 'diseas', 'inflammatori', 'inflamm', 'run', 'run', 'relat']);
+    // Stop words are matched before stemming ("this" would stem to "thi").
+    expect(analyse('this is the caring', { stopWords: true, stemming: true })).toEqual(['care']);
+    // Numbers and identifiers pass through.
+    expect(analyse('IL10RB 37784', { stopWords: true, stemming: true })).toEqual(['il10rb', '37784']);
   });
 
   it('counts repeated terms', () => {

@@ -1,0 +1,99 @@
+// BM25 benchmark on the generated STaRK-Prime-sized knowledge base (130k entities) in a real PostgreSQL: term
+// statistics build time and disk size, single 20-word query latency (p50/p95), and a 1,000-query baseline run.
+//
+//   npx tsx scripts/bench/bm25.mts [--server URL] [--database skb_bench_bm25] [--runs 200] [--queries 1000] [--stop-words] [--stemming]
+//
+// The database is made on the first run (generate + import, a few minutes) and kept for later runs; the index
+// is dropped and built again every run.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import pg from 'pg';
+import { importQueries } from '../../lib/queries/import';
+import { DEFAULT_BASELINE, runBaseline, startBaseline } from '../../lib/queries/baseline';
+import { getRun } from '../../lib/queries/runs';
+import { mulberry32 } from '../../lib/random';
+import { BM25_DEFAULTS } from '../../lib/retrieval/bm25';
+import { ensureIndex } from '../../lib/retrieval/bm25-index';
+import { rankBm25 } from '../../lib/retrieval/bm25-score';
+import { tokenise } from '../../lib/retrieval/tokenise';
+import { ensureBenchDatabase } from './explorer-data';
+import { table, time } from './measure';
+
+const { values } = parseArgs({
+  options: {
+    server: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' },
+    database: { type: 'string', default: 'skb_bench_bm25' },
+    entities: { type: 'string', default: '130000' },
+    edges: { type: 'string', default: '8100000' },
+    runs: { type: 'string', default: '200' },
+    queries: { type: 'string', default: '1000' },
+    'stop-words': { type: 'boolean', default: false },
+    stemming: { type: 'boolean', default: false },
+  },
+});
+const analyzer = { stopWords: values['stop-words']!, stemming: values.stemming! };
+const QUERY_WORDS = 20;
+const DEPTH = 100;
+const SET = 'bm25-bench';
+
+const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: Number(values.entities), edges: Number(values.edges) });
+const pool = new pg.Pool({ connectionString: url, max: 4 });
+const rng = mulberry32(20261125);
+
+/** `n` queries of 20 words each, drawn at random from the words of one random document; that document is the answer. */
+async function sampleQueries(n: number, salt: number): Promise<{ id: string; text: string; answer: string }[]> {
+  const { rows } = await pool.query<{ external_id: string; text: string }>(
+    'SELECT external_id, text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + $3) LIMIT $2', [kbId, n, salt]);
+  return rows.map((r, i) => {
+    const words = tokenise(r.text);
+    return { id: String(i), text: Array.from({ length: QUERY_WORDS }, () => words[Math.floor(rng() * words.length)]).join(' '), answer: r.external_id };
+  });
+}
+
+// Build: every index of the knowledge base goes first, so the tables hold only the one measured.
+await pool.query('DELETE FROM bm25_index WHERE kb_id = $1', [kbId]);
+await pool.query('VACUUM bm25_index, bm25_term, bm25_posting, bm25_doc');
+const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'BM25 index [{bar}] {value}/{total} documents', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+bar?.start(1, 0);
+let started = performance.now();
+const index = await ensureIndex(pool, kbId, false, analyzer, (done, total) => { bar?.setTotal(total); bar?.update(done); });
+const buildSeconds = (performance.now() - started) / 1000;
+bar?.stop();
+const { rows: [size] } = await pool.query<{ bytes: string; postings: string; terms: string }>(
+  `SELECT pg_total_relation_size('bm25_posting') + pg_total_relation_size('bm25_term') + pg_total_relation_size('bm25_doc') + pg_total_relation_size('bm25_index') AS bytes,
+          (SELECT count(*) FROM bm25_posting WHERE index_id = $1) AS postings, (SELECT count(*) FROM bm25_term WHERE index_id = $1) AS terms`, [index.id]);
+const mb = (Number(size!.bytes) / 1024 / 1024).toFixed(0);
+console.log(`Index built in ${buildSeconds.toFixed(1)} s: ${index.docs.toLocaleString('en')} documents (average ${index.avgLength.toFixed(1)} terms), ${Number(size!.terms).toLocaleString('en')} terms, ${Number(size!.postings).toLocaleString('en')} postings, ${mb} MB on disk`);
+
+// Single queries, one at a time; the first one reads the document lengths and its terms' postings cold.
+const singles = await sampleQueries(Number(values.runs), 1);
+started = performance.now();
+await rankBm25(pool, kbId, index, BM25_DEFAULTS, [singles[0]!.text], DEPTH);
+const firstMs = performance.now() - started;
+const single = await time(`single ${QUERY_WORDS}-word query, top ${DEPTH}`, singles, (q) => rankBm25(pool, kbId, index, BM25_DEFAULTS, [q.text], DEPTH));
+console.log(`First query (nothing cached): ${firstMs.toFixed(0)} ms`);
+
+// The baseline: a query set of 1,000 such queries, ranked and scored as `skb eval --baseline bm25` does.
+const baselineQueries = await sampleQueries(Number(values.queries), 2);
+await pool.query('DELETE FROM query_set WHERE name = $1', [SET]);
+await importQueries(pool, (async function* () {
+  yield* baselineQueries.map((q, i) => ({ id: q.id, text: q.text, answers: [q.answer], seeds: [], split: null, metadata: {}, at: { file: 'bench', line: i + 1 } }));
+})(), { kbId, setName: SET, origin: 'synthesized', unknownIds: 'reject', userId: null, sourceName: 'the BM25 benchmark' });
+const { rows: [set] } = await pool.query<{ id: number }>('SELECT id FROM query_set WHERE name = $1', [SET]);
+const target = { setId: set!.id, kbId, releaseId: null };
+const options = { ...DEFAULT_BASELINE, ...analyzer };
+started = performance.now();
+const runId = await startBaseline(pool, target, null, options);
+await runBaseline(pool, target, runId, null, undefined, options);
+const baselineSeconds = (performance.now() - started) / 1000;
+const run = await getRun(pool, set!.id, runId);
+const rss = process.memoryUsage().rss / 1024 / 1024;
+console.log(`Baseline over ${baselineQueries.length} queries: ${baselineSeconds.toFixed(1)} s (${run.name}; Hit@1 ${run.summary!.overall.means!.hit1.toFixed(3)}, MRR ${run.summary!.overall.means!.mrr.toFixed(3)}); process RSS ${rss.toFixed(0)} MB`);
+
+console.log(`\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; ${new Date().toISOString().slice(0, 10)}`);
+console.log(table([{ ...single, budget: 50 }]));
+const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+console.log(`| index build | ${buildSeconds.toFixed(1)} s | < 120 s ${verdict(buildSeconds < 120)} | ${mb} MB |`);
+console.log(`| baseline, ${baselineQueries.length} queries | ${baselineSeconds.toFixed(1)} s | < 60 s ${verdict(baselineSeconds < 60)} |`);
+await pool.end();
