@@ -62,15 +62,17 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
 
 type BaselineChoice = 'bm25' | 'bm25-relations' | 'fulltext';
 
-/** Starts a baseline: BM25 (k1, b; documents with or without relation lines) or PostgreSQL's ts_rank. */
+/** Starts a baseline: BM25 (k1, b; documents with or without relation lines; stop words, stemming) or PostgreSQL's ts_rank. */
 function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: string; running: boolean; onStarted: () => unknown }) {
   const [choice, setChoice] = useState<BaselineChoice>('bm25');
   const [k1, setK1] = useState('1.2');
   const [b, setB] = useState('0.75');
+  const [stopWords, setStopWords] = useState(false);
+  const [stemming, setStemming] = useState(false);
   const baseline = useMutation({
     mutationFn: () => requestJson<RunSummary>(`${setApi(slug, name)}/runs/baseline`, {
       method: 'POST',
-      json: choice === 'fulltext' ? { method: 'fulltext' } : { method: 'bm25', k1: Number(k1), b: Number(b), relations: choice === 'bm25-relations' },
+      json: choice === 'fulltext' ? { method: 'fulltext' } : { method: 'bm25', k1: Number(k1), b: Number(b), relations: choice === 'bm25-relations', stopWords, stemming },
     }),
     onSuccess: onStarted,
   });
@@ -93,6 +95,12 @@ function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: 
           <input id="baseline-k1" type="number" min={0} step="0.05" required value={k1} onChange={(e) => setK1(e.target.value)} className="w-20 rounded border border-slate-300 px-2 py-1" />
           <label htmlFor="baseline-b" className="text-slate-600">b</label>
           <input id="baseline-b" type="number" min={0} max={1} step="0.05" required value={b} onChange={(e) => setB(e.target.value)} className="w-20 rounded border border-slate-300 px-2 py-1" />
+          <label className="flex items-center gap-1 text-slate-600" title="Drop English stop words (Lucene's list) from documents and queries">
+            <input type="checkbox" checked={stopWords} onChange={(e) => setStopWords(e.target.checked)} /> Stop words removed
+          </label>
+          <label className="flex items-center gap-1 text-slate-600" title="Reduce words with the Porter stemmer in documents and queries">
+            <input type="checkbox" checked={stemming} onChange={(e) => setStemming(e.target.checked)} /> Stemming
+          </label>
         </>
       )}
       <button type="submit" disabled={baseline.isPending || running}
