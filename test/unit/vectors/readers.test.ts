@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseNpyHeader, readEmbeddingFile, readJsonl, readNpy, type EmbeddingInput, type EmbeddingRecord } from '../../../lib/vectors/readers';
 import { unitVector, type EmbeddingIssue } from '../../../lib/vectors/vector';
+import { npyBytes as npy } from '../../support/npy';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-embeddings-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -19,22 +20,6 @@ async function collect(input: EmbeddingInput): Promise<{ records: EmbeddingRecor
   const issues: EmbeddingIssue[] = [];
   for await (const r of input) ('id' in r ? records : issues).push(r as never);
   return { records, issues };
-}
-
-/** An .npy file as numpy writes it: magic, version, header length, the dict padded with spaces to 64 bytes, '\n'. */
-function npy(rows: number[][], opts: { version?: 1 | 2; descr?: string; fortran?: boolean; shape?: string; cut?: number } = {}): Buffer {
-  const version = opts.version ?? 1;
-  const shape = opts.shape ?? `(${rows.length}, ${rows[0]?.length ?? 0})`;
-  let dict = `{'descr': '${opts.descr ?? '<f4'}', 'fortran_order': ${opts.fortran ? 'True' : 'False'}, 'shape': ${shape}, }`;
-  const fixed = version === 1 ? 10 : 12;
-  dict += ' '.repeat(64 - ((fixed + dict.length + 1) % 64)) + '\n';
-  const head = Buffer.alloc(fixed);
-  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]).copy(head);
-  if (version === 1) head.writeUInt16LE(dict.length, 8);
-  else head.writeUInt32LE(dict.length, 8);
-  const data = Buffer.from(new Float32Array(rows.flat()).buffer);
-  const whole = Buffer.concat([head, Buffer.from(dict, 'latin1'), data]);
-  return opts.cut ? whole.subarray(0, whole.length - opts.cut) : whole;
 }
 
 describe('JSONL embeddings', () => {
