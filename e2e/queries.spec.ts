@@ -223,6 +223,13 @@ test('a curator imports a STaRK query set, reads its statistics, releases it, sc
   const mrrRow = page.getByTestId('compare-table').getByRole('row').filter({ hasText: 'MRR' });
   await expect(mrrRow.locator('td').nth(1)).toHaveText('0.625');
 
+  // BM25 again with stop words removed and stemming: a run of its own on an index of its own, named so.
+  await page.getByLabel('Stop words removed').check();
+  await page.getByLabel('Stemming').check();
+  await page.getByRole('button', { name: 'Compute baseline' }).click();
+  await expect(page.getByTestId('run-table').getByRole('row').filter({ hasText: 'BM25 (k1 1.2, b 0.75; stop words removed, Porter stemming)' }))
+    .toContainText('done', { timeout: 30_000 });
+
   // The run's page: query 3 (not retrieved) comes first when sorted by MRR, worst first.
   await runRow.getByRole('link', { name: 'bm25-e2e' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Run: bm25-e2e');
