@@ -182,6 +182,7 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'POST /api/imports': 'body',
   'POST /api/join/[token]': { params: { token: BOGUS_TOKEN }, why: 'a valid study link makes a participant' },
   'POST /api/kbs/[slug]/campaigns': 'body',
+  'POST /api/kbs/[slug]/embeddings': 'body',
   'DELETE /api/kbs/[slug]/members/[userId]': { params: {}, why: 'the outsider is a member of no knowledge base' },
   'POST /api/kbs/[slug]/members': 'body',
   'POST /api/kbs/[slug]/metapaths/evaluate': 'body',

@@ -48,5 +48,8 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/participate/[token]')?.methods).toEqual([{ method: 'GET', guard: { kind: 'token' } }]);
     expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/search')).toMatchObject({ readsQuery: true, readsJson: false });
     expect(routes.find((r) => r.pattern === '/api/users')).toMatchObject({ readsQuery: false, readsJson: true });
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/embeddings')).toMatchObject({
+      methods: [{ method: 'GET', guard: { kind: 'session', permission: 'kb:browse' } }, { method: 'POST', guard: { kind: 'session', permission: 'kb:manage' } }], readsJson: true,
+    });
   });
 });
