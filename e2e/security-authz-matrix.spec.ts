@@ -29,6 +29,9 @@ function exception(key: string, method: Method, caller: Caller, kb: KbKey | null
   if (ASSIGNMENT_WORK.includes(key)) {
     return { status: [404], error: /of yours/, why: "an assignment is its annotator's alone; to anyone else it does not exist" };
   }
+  if (key === 'GET /api/assignments/[id]/difficulty' && !can(caller.role!, 'queries:manage')) {
+    return { status: [404], error: /of yours/, why: "an annotator sees only their own assignment's difficulty; reviewers see any they can review" };
+  }
   if (key === 'POST /api/campaigns/[id]/claim') return { status: [403], error: /not an annotator/, why: 'only the campaign\'s annotators claim seeds' };
   if (KB_ACCESS.includes(key) && caller.role === 'CURATOR' && !f.members[kb!].has(caller.email!)) {
     // A mutation's invalid body may be refused first; either way nothing changes.

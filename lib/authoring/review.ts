@@ -1,5 +1,6 @@
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+import { storedDifficulty } from './difficulty';
 
 export interface SubmittedWork {
   assignmentId: number;
@@ -167,10 +168,14 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
       `SELECT (coalesce(max(external_id::bigint) FILTER (WHERE external_id ~ '^[0-9]{1,18}$'), -1) + 1)::text AS id,
               coalesce(max(position), -1) + 1 AS position FROM query WHERE set_id = $1`, [a.query_set_id]);
     const answers = accepted.map((id) => externalOf.get(id)!);
+    // Where BM25 ranks the approved query's seed and answers (left out when the knowledge base has no index).
+    const difficulty = await storedDifficulty(client, a.kb_id, text, a.entity_id,
+      accepted.filter((id) => id !== a.entity_id).map((id) => ({ entityId: id, externalId: externalOf.get(id)! })));
     // The requirements the author recorded travel with the query (JSONL exports carry the metadata).
     const metadata = {
       campaign: a.name, assignment: assignmentId, author: own.annotator, reviewer: reviewerId, answerProvenance: provenance,
       relationalRequirement: await withExternalStarts(client, a.kb_id, own.requirement), textualRequirements: own.textSpans,
+      ...(difficulty ? { difficulty } : {}),
     };
     const { rows: [q] } = await client.query<{ id: number }>(
       `INSERT INTO query (set_id, external_id, position, text, answer_ids, seed_ids, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,

@@ -80,6 +80,8 @@ export function useAutosave({ assignmentId, initial, editable, reload }: Options
   const [draft, setDraft] = useState(() => draftContent(initial.draft));
   const [state, setStateValue] = useState<SaveState>({ kind: 'saved' });
   const [leaks, setLeaks] = useState<LeakMatch[]>(initial.leaks);
+  /** The version last saved or loaded: what the server's checks of the draft (difficulty) read. */
+  const [savedVersion, setSavedVersion] = useState(initial.draft.version);
   /** Bumped when the draft is replaced as a whole, so editors holding their own state start again from it. */
   const [generation, setGeneration] = useState(0);
   /** Text this device kept for an assignment that can no longer be changed. */
@@ -109,6 +111,7 @@ export function useAutosave({ assignmentId, initial, editable, reload }: Options
     setDraft(next);
     saved.current = canonical(next);
     version.current = at;
+    setSavedVersion(at);
     setGeneration((g) => g + 1);
   };
 
@@ -127,6 +130,7 @@ export function useAutosave({ assignmentId, initial, editable, reload }: Options
       version.current = res.version;
       saved.current = sent;
       setLeaks(res.leaks);
+      setSavedVersion(res.version);
       retry.current.delay = FIRST_RETRY_MS;
       if (dirty()) {
         writeLocal(assignmentId, { base: res.version, draft: current.current });
@@ -244,5 +248,5 @@ export function useAutosave({ assignmentId, initial, editable, reload }: Options
     };
   }, []);
 
-  return { draft, change, state, leaks, generation, keepServer, keepLocal, flush, stranded, discardStranded };
+  return { draft, change, state, leaks, savedVersion, generation, keepServer, keepLocal, flush, stranded, discardStranded };
 }

@@ -11,6 +11,7 @@ import { MarkdownText } from '@/components/queries/markdown-text';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, campaignPage } from '../api';
 import { CandidateList } from './candidate-list';
+import { DifficultyPanel } from './difficulty-panel';
 import { EvidencePicker } from './evidence-picker';
 import { HandAdded } from './hand-added';
 import { QueryEditor } from './query-editor';
@@ -69,6 +70,7 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
   const names = useMemo(() => [ws.seed.name, ...ws.seed.aliases], [ws.seed]);
   const leaks = useMemo(() => findLeaks(draft.text, names), [draft.text, names]);
   const rankText = useSettled(draft.text, 800);
+  const relevant = useMemo(() => ws.judgments.filter((j) => j.label === 'relevant').map((j) => j.entityId).sort((a, b) => a - b), [ws.judgments]);
   const paths = draft.requirement?.paths ?? null;
   const readOnly = !editable;
 
@@ -122,6 +124,9 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
                 leakPolicy={ws.campaign.leakPolicy} savedLeaks={autosave.leaks} savedIsCurrent={autosave.state.kind === 'saved'} />
               {editable && <SaveStatus state={autosave.state} localText={draft.text} onKeepServer={autosave.keepServer} onKeepLocal={autosave.keepLocal} />}
             </div>
+          </Panel>
+          <Panel title="Difficulty for the baselines">
+            <DifficultyPanel assignmentId={id} kbSlug={slug} savedVersion={autosave.savedVersion} relevant={relevant} />
           </Panel>
           <Panel title="Relational requirement">
             <RequirementBuilder key={autosave.generation} kbSlug={slug} seed={ws.seed} value={draft.requirement} readOnly={readOnly}

@@ -1,0 +1,130 @@
+import { notFound } from '../errors';
+import type { Database, Queryable } from '../db/transaction';
+import { BM25_DEFAULTS } from '../retrieval/bm25';
+import { buildIndexInBackground, currentIndex } from '../retrieval/bm25-index';
+import { bm25RankOf } from '../retrieval/bm25-rank-of';
+import { tokenise } from '../retrieval/tokenise';
+
+/**
+ * How hard a query is for the baselines, while it is written: where each baseline ranks the seed and the
+ * answers judged relevant so far among all entities. Labels follow the metrics runs report: easy when the
+ * entity is in the top 5 (Hit@5 solves it), medium in the top 20 (Recall@20 sees it), hard beyond that or
+ * not retrieved at all.
+ */
+export type DifficultyLabel = 'easy' | 'medium' | 'hard';
+
+export const EASY_WITHIN = 5;
+export const MEDIUM_WITHIN = 20;
+
+export function difficultyLabel(rank: number | null): DifficultyLabel {
+  if (rank === null) return 'hard';
+  return rank <= EASY_WITHIN ? 'easy' : rank <= MEDIUM_WITHIN ? 'medium' : 'hard';
+}
+
+export interface RankedEntity {
+  entityId: number;
+  externalId: string;
+  name: string;
+  /** null: the entity shares no word with the query, so the baseline does not retrieve it. */
+  rank: number | null;
+  label: DifficultyLabel;
+}
+
+/** One baseline's view of the query. A list of these, so a vector baseline can sit beside BM25. */
+export interface BaselineRanks {
+  baseline: 'bm25';
+  name: string;
+  /** Entities the baseline ranks (the knowledge base's size). */
+  entities: number;
+  seed: RankedEntity;
+  answers: RankedEntity[];
+}
+
+export type BaselineOutcome =
+  | ({ status: 'ranked' } & BaselineRanks)
+  /** The ranking index of the knowledge base is not built (yet), or a re-import made it stale. */
+  | { status: 'no-index'; baseline: 'bm25'; name: string };
+
+export interface DifficultyCheck {
+  /** The draft version the check read; 0 before the first save. */
+  version: number;
+  /** False when the saved query has no word to rank by. */
+  hasQuery: boolean;
+  /** The campaign's target: warn when the seed or an answer ranks within BM25's top `target`; null for none. */
+  target: number | null;
+  baselines: BaselineOutcome[];
+  /** Entities BM25 ranks within the target: the seed and answers the query makes too easy to find. */
+  withinTarget: (RankedEntity & { seed: boolean })[];
+}
+
+interface Named {
+  entityId: number;
+  externalId: string;
+  name: string;
+}
+
+/**
+ * BM25's rank of each of `entityIds` for `text`, with the number of entities ranked; null when the knowledge
+ * base has no current index. Uses the default index (no relation lines, no stop words, no stemming) and k1, b.
+ */
+export async function bm25Ranks(db: Queryable, kbId: number, text: string, entityIds: number[]): Promise<{ entities: number; rankOf: (id: number) => number | null } | null> {
+  const index = await currentIndex(db, kbId, false);
+  if (!index) return null;
+  const ranks = await bm25RankOf(db, index, BM25_DEFAULTS, text, entityIds);
+  return { entities: index.docs, rankOf: (id) => ranks.get(id) ?? null };
+}
+
+/**
+ * The difficulty of an assignment's saved draft: its text as last autosaved, its seed and the entities its
+ * annotator judged relevant. Who may ask is the route's business; this reads any assignment. Without a current
+ * index, `startBuild` starts building one in the background (the answer says it is not there yet).
+ */
+export async function assignmentDifficulty(db: Database, assignmentId: number, opts: { startBuild?: boolean } = {}): Promise<DifficultyCheck> {
+  const { rows: [a] } = await db.query<{ kbId: number; seedId: number; text: string | null; version: number | null; target: number | null }>(
+    `SELECT c.kb_id AS "kbId", a.entity_id AS "seedId", d.text, d.version, c.bm25_target AS target
+       FROM assignment a JOIN campaign c ON c.id = a.campaign_id LEFT JOIN query_draft d ON d.assignment_id = a.id
+      WHERE a.id = $1`, [assignmentId]);
+  if (!a) throw notFound(`No assignment ${assignmentId}`);
+  const { rows: entities } = await db.query<Named & { seed: boolean }>(
+    `SELECT e.id AS "entityId", e.external_id AS "externalId", e.name, e.id = $3 AS seed
+       FROM entity e
+      WHERE e.kb_id = $2 AND (e.id = $3 OR e.id IN (SELECT j.entity_id FROM judgment j WHERE j.assignment_id = $1 AND j.label = 'relevant'))
+      ORDER BY e.name, e.id`, [assignmentId, a.kbId, a.seedId]);
+  const text = a.text ?? '';
+  const check = { version: a.version ?? 0, hasQuery: tokenise(text).length > 0, target: a.target };
+  const ranks = await bm25Ranks(db, a.kbId, text, entities.map((e) => e.entityId));
+  if (!ranks) {
+    if (opts.startBuild) buildIndexInBackground(db, a.kbId);
+    return { ...check, baselines: [{ status: 'no-index', baseline: 'bm25', name: 'BM25' }], withinTarget: [] };
+  }
+  const ranked = entities.map(({ seed, ...e }) => {
+    const rank = ranks.rankOf(e.entityId);
+    return { seed, entity: { ...e, rank, label: difficultyLabel(rank) } };
+  });
+  const bm25: BaselineRanks = {
+    baseline: 'bm25', name: 'BM25', entities: ranks.entities,
+    seed: ranked.find((r) => r.seed)!.entity,
+    answers: ranked.filter((r) => !r.seed).map((r) => r.entity),
+  };
+  const withinTarget = a.target === null ? [] : ranked.filter((r) => r.entity.rank !== null && r.entity.rank <= a.target!)
+    .map((r) => ({ ...r.entity, seed: r.seed })).sort((x, y) => Number(y.seed) - Number(x.seed));
+  return { ...check, baselines: [{ status: 'ranked', ...bm25 }], withinTarget };
+}
+
+/** What an approved query keeps in its metadata: BM25's ranks of its seed and answers, by external id. */
+export interface StoredDifficulty {
+  bm25: { seedRank: number | null; label: DifficultyLabel; answerRanks: { entity: string; rank: number | null }[]; entities: number };
+}
+
+/** BM25's ranks for an approved query's text and answers; null when the index is not built (nothing is stored then). */
+export async function storedDifficulty(db: Queryable, kbId: number, text: string, seed: number, answers: Omit<Named, 'name'>[]): Promise<StoredDifficulty | null> {
+  const ranks = await bm25Ranks(db, kbId, text, [seed, ...answers.map((a) => a.entityId)]);
+  if (!ranks) return null;
+  const seedRank = ranks.rankOf(seed);
+  return {
+    bm25: {
+      seedRank, label: difficultyLabel(seedRank), entities: ranks.entities,
+      answerRanks: answers.map((a) => ({ entity: a.externalId, rank: ranks.rankOf(a.entityId) })),
+    },
+  };
+}
