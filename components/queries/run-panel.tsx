@@ -10,6 +10,7 @@ import type { RunFormat } from '@/lib/queries/run-files';
 import type { RunSummary } from '@/lib/queries/runs';
 import { ApiError, requestJson, runPage, setApi, type LineProblem } from './api';
 import { fmtCount, fmtDate, fmtScore } from './format';
+import { EmbeddingsSummary, useSetEmbeddings } from './embeddings-summary';
 import { Field } from './field';
 import { ProblemTable } from './problem-table';
 import { RunCompare } from './run-compare';
@@ -50,6 +51,7 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
         <h2 id="runs-heading" className="text-lg font-medium">Runs</h2>
         {canManage && <BaselineForm slug={slug} name={name} running={baselineRunning} onStarted={refresh} />}
       </div>
+      <EmbeddingsSummary slug={slug} name={name} />
       {runs.error && <p role="alert" className="text-red-700">Could not load the runs: {runs.error.message}</p>}
       {runs.data && (items.length === 0
         ? <p className="text-slate-500">No run scored yet. Upload a run file below{canManage ? ' or compute a baseline' : ''}.</p>
@@ -60,19 +62,28 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
   );
 }
 
-type BaselineChoice = 'bm25' | 'bm25-relations' | 'fulltext';
+type BaselineChoice = 'bm25' | 'bm25-relations' | 'fulltext' | 'vector' | 'hybrid';
 
-/** Starts a baseline: BM25 (k1, b; documents with or without relation lines; stop words, stemming) or PostgreSQL's ts_rank. */
+/**
+ * Starts a baseline: BM25 (k1, b; documents with or without relation lines; stop words, stemming), PostgreSQL's
+ * ts_rank, or, once entity and query embeddings of one name exist, vector (exact cosine) and hybrid (BM25 with
+ * default parameters fused with the vectors by reciprocal rank) with the embedding set chosen.
+ */
 function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: string; running: boolean; onStarted: () => unknown }) {
   const [choice, setChoice] = useState<BaselineChoice>('bm25');
   const [k1, setK1] = useState('1.2');
   const [b, setB] = useState('0.75');
   const [stopWords, setStopWords] = useState(false);
   const [stemming, setStemming] = useState(false);
+  const usable = useSetEmbeddings(slug, name).data?.usable ?? [];
+  const [chosenEmbeddings, setEmbeddings] = useState('');
+  const embeddings = usable.includes(chosenEmbeddings) ? chosenEmbeddings : usable[0] ?? '';
   const baseline = useMutation({
     mutationFn: () => requestJson<RunSummary>(`${setApi(slug, name)}/runs/baseline`, {
       method: 'POST',
-      json: choice === 'fulltext' ? { method: 'fulltext' } : { method: 'bm25', k1: Number(k1), b: Number(b), relations: choice === 'bm25-relations', stopWords, stemming },
+      json: choice === 'fulltext' ? { method: 'fulltext' }
+        : choice === 'vector' || choice === 'hybrid' ? { method: choice, embeddings }
+        : { method: 'bm25', k1: Number(k1), b: Number(b), relations: choice === 'bm25-relations', stopWords, stemming },
     }),
     onSuccess: onStarted,
   });
@@ -80,7 +91,8 @@ function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: 
     e.preventDefault();
     baseline.mutate();
   };
-  const bm25 = choice !== 'fulltext';
+  const bm25 = choice === 'bm25' || choice === 'bm25-relations';
+  const byVectors = (choice === 'vector' || choice === 'hybrid') && usable.length > 0;
   return (
     <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
       <label htmlFor="baseline-method" className="text-slate-600">Baseline</label>
@@ -88,7 +100,17 @@ function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: 
         <option value="bm25">BM25</option>
         <option value="bm25-relations">BM25 with relation lines</option>
         <option value="fulltext">Full-text (ts_rank)</option>
+        {usable.length > 0 && <option value="vector">Vector (exact cosine)</option>}
+        {usable.length > 0 && <option value="hybrid">Hybrid (BM25 + vector, RRF)</option>}
       </select>
+      {byVectors && (
+        <>
+          <label htmlFor="baseline-embeddings" className="text-slate-600">Embeddings</label>
+          <select id="baseline-embeddings" value={embeddings} onChange={(e) => setEmbeddings(e.target.value)} className="rounded border border-slate-300 px-2 py-1">
+            {usable.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        </>
+      )}
       {bm25 && (
         <>
           <label htmlFor="baseline-k1" className="text-slate-600">k1</label>
