@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { MetapathsResult } from '@/lib/kb/metapath';
-import { MATCH_END, MATCH_START } from '@/lib/kb/search';
+import { MATCH_END, MATCH_START } from '@/lib/kb/highlight';
 
 /** A snippet with its matches marked; the markers are control characters no document can contain. */
 function Snippet({ text }: { text: string }) {

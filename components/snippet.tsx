@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MATCH_END, MATCH_START } from '@/lib/kb/search';
+import { MATCH_END, MATCH_START } from '@/lib/kb/highlight';
 
 /**
  * A search snippet with its matches marked. The server brackets matches with control characters that

@@ -1,43 +1,63 @@
-import type pg from 'pg';
+import type { Database, Queryable } from '../db/transaction';
+import { buildIndexInBackground, currentIndex } from '../retrieval/bm25-index';
+import { searchBm25, type Bm25Hit } from '../retrieval/bm25-search';
+import { parseSearchQuery } from '../retrieval/search-query';
+import { headlineSql } from './highlight';
 
-type Queryable = Pick<pg.Pool, 'query'>;
+export { MATCH_END, MATCH_START } from './highlight';
 
-/** Marks a matched word in a snippet. Control characters, so no document text can forge or inject them. */
-export const MATCH_START = '\u0002';
-export const MATCH_END = '\u0003';
-
-/** Up to this many matches a query is counted exactly and every match is ranked. */
+/** Up to this many matches a query is counted exactly and every match is ranked (full-text path). */
 export const EXACT_MATCH_LIMIT = 1000;
-/** Past it, ranking considers this many best-connected name matches and as many document matches. */
+/** Past it, ranking considers this many best-connected name matches and as many document matches (full-text path). */
 export const BROAD_QUERY_CANDIDATES = 200;
 
-export interface SearchHit {
-  id: number;
-  externalId: string;
-  name: string;
-  type: string;
-  degree: number;
-  rank: number;
-  /** Fragments of the entity's text around the matches, matches between MATCH_START and MATCH_END. */
-  snippet: string;
+/** A hit as search returns it: while the ranking index is built, `score` is ts_rank_cd and `covered` null. */
+export interface SearchHit extends Omit<Bm25Hit, 'covered'> {
+  covered: number | null;
 }
 
 export interface SearchResult {
-  /** The number of matches; with `totalIsLowerBound`, only that there are more than this many. */
+  /** `bm25` from the ranking index; `fulltext` (every word must match) while that index is being built. */
+  ranking: 'bm25' | 'fulltext';
+  /** The query's distinct words, which `covered` counts. */
+  words: string[];
+  /** The query used operators (quotes, -word, AND, OR), so it is matched strictly. */
+  strict: boolean;
+  /** The number of matches; with `totalIsLowerBound`, only that there are at least this many. */
   total: number;
-  /** A broad query: more matches than were counted, ranked among the best-connected candidates. */
   totalIsLowerBound: boolean;
+  /** Words so common that they only rescored the best matches of the others (BM25; see bm25-search.ts). */
+  commonWords: string[];
   hits: SearchHit[];
 }
 
 export interface SearchOptions {
-  /** Web-style syntax: words, "quoted phrases", OR, -excluded. */
+  /** A question or words (any may match), or strict syntax: "quoted phrases", OR, AND, -excluded. */
   query: string;
   types?: string[];
   limit: number;
   offset: number;
-  /** Overrides EXACT_MATCH_LIMIT. */
+  /** Overrides EXACT_MATCH_LIMIT (full-text path). */
   exactMatchLimit?: number;
+  /** Overrides POSTING_BUDGET (BM25 path). */
+  postingBudget?: number;
+}
+
+/**
+ * Search over entity texts: ranked by BM25 from the knowledge base's ranking index (see `searchBm25`).
+ * Without a current index (never built, or stale after a re-import) its build starts in the background and
+ * the query is answered by full-text search meanwhile.
+ */
+export async function searchEntities(db: Database, kbId: number, opts: SearchOptions): Promise<SearchResult> {
+  const query = parseSearchQuery(opts.query);
+  const index = await currentIndex(db, kbId, false);
+  if (index) {
+    const result = await searchBm25(db, kbId, index, query, opts);
+    return { ranking: 'bm25', words: query.words, strict: query.strict !== null, ...result };
+  }
+  buildIndexInBackground(db, kbId);
+  const result = await searchFullText(db, kbId, opts);
+  return { ranking: 'fulltext', words: query.words, strict: true, commonWords: [], ...result };
 }
 
 // $1 kb id, $2 query text, $3 type names or null. entity_search is partitioned by kb_id.
@@ -45,15 +65,15 @@ const QUERY = `websearch_to_tsquery('english', $2)`;
 const FILTER = `s.kb_id = $1 AND ($3::text[] IS NULL OR s.type_id IN (SELECT id FROM node_type WHERE kb_id = $1 AND name = ANY($3)))`;
 
 /**
- * Full-text search over entity names and documents with PostgreSQL's websearch syntax, ranked by
- * cover density (name matches weigh more, see the `search` column), then degree.
+ * Full-text search over entity names and documents with PostgreSQL's websearch syntax (every word must
+ * match), ranked by cover density (name matches weigh more, see the `search` column), then degree.
  *
  * Work is bounded: matches are counted up to EXACT_MATCH_LIMIT. Up to there every match is ranked.
  * A broader query is ranked among its best-connected name matches and best-connected matches overall
  * (BROAD_QUERY_CANDIDATES of each, more for a deep page), and its total is a lower bound. Snippets are
  * made for the returned page only, since highlighting reads each document's text.
  */
-export async function searchEntities(db: Queryable, kbId: number, opts: SearchOptions): Promise<SearchResult> {
+export async function searchFullText(db: Queryable, kbId: number, opts: SearchOptions): Promise<Pick<SearchResult, 'total' | 'totalIsLowerBound' | 'hits'>> {
   const exactLimit = opts.exactMatchLimit ?? EXACT_MATCH_LIMIT;
   const args = [kbId, opts.query, opts.types?.length ? opts.types : null];
   // GIN entity_search_search_idx, or a sequential scan that stops at the limit when matches are dense.
@@ -77,9 +97,8 @@ export async function searchEntities(db: Queryable, kbId: number, opts: SearchOp
     : `SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank FROM entity_search s WHERE s.search @@ ${QUERY} AND ${FILTER}`;
   const { rows: hits } = await db.query<SearchHit>(
     `WITH page AS (${ranked} ORDER BY rank DESC, degree DESC, id LIMIT $4 OFFSET $5)
-     SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, e.degree, p.rank::float8 AS rank,
-            ts_headline('english', e.text, ${QUERY},
-              'MaxFragments=2, MaxWords=20, MinWords=8, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}') AS snippet
+     SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, e.degree, p.rank::float8 AS score, NULL AS covered,
+            ${headlineSql('english', 'e.text', QUERY)} AS snippet
        FROM page p JOIN entity e ON e.kb_id = $1 AND e.id = p.id JOIN node_type t ON t.id = e.type_id
       ORDER BY p.rank DESC, p.degree DESC, p.id`,
     [...args, opts.limit, opts.offset, ...(broad ? [Math.max(BROAD_QUERY_CANDIDATES, opts.offset + opts.limit)] : [])],

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocomplete } from '../../lib/kb/autocomplete';
 import { lookupEntities, lookupEntity } from '../../lib/kb/lookup';
-import { BROAD_QUERY_CANDIDATES, MATCH_END, MATCH_START, searchEntities } from '../../lib/kb/search';
+import { BROAD_QUERY_CANDIDATES, MATCH_END, MATCH_START, searchEntities, searchFullText } from '../../lib/kb/search';
+import { RESCORED } from '../../lib/retrieval/bm25-search';
+import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { openAppDatabase, pool } from '../support/app-database';
 import { importIbd } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
@@ -17,6 +19,7 @@ async function idOf(externalId: string): Promise<number> {
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
+  await ensureIndex(pool(), kbId, false);
 });
 
 afterAll(async () => {
@@ -128,22 +131,22 @@ describe('search', () => {
     expect(rows[0]!.names).toBe(0);
   });
 
-  it('counts and ranks every match of a query within the exact limit', async () => {
+  it('full-text fallback: counts and ranks every match of a query within the exact limit', async () => {
     const query = 'inflammatory bowel';
     const { rows } = await pool().query<{ id: number; total: number }>(
       `SELECT id, count(*) OVER ()::int AS total FROM entity, websearch_to_tsquery('english', $2) q
         WHERE kb_id = $1 AND search @@ q ORDER BY ts_rank_cd(search, q) DESC, degree DESC, id LIMIT 20`,
       [kbId, query],
     );
-    const result = await searchEntities(pool(), kbId, { query, limit: 20, offset: 0 });
+    const result = await searchFullText(pool(), kbId, { query, limit: 20, offset: 0 });
     expect(result.totalIsLowerBound).toBe(false);
     expect(result.total).toBe(rows[0]!.total);
     expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
   });
 
-  it('bounds a broad query: a lower-bound total, ranked among the best-connected name and text matches', async () => {
+  it('full-text fallback: bounds a broad query, a lower-bound total, ranked among the best-connected name and text matches', async () => {
     const query = 'regulation';
-    const result = await searchEntities(pool(), kbId, { query, limit: 20, offset: 0, exactMatchLimit: 5 });
+    const result = await searchFullText(pool(), kbId, { query, limit: 20, offset: 0, exactMatchLimit: 5 });
     expect(result.totalIsLowerBound).toBe(true);
     expect(result.total).toBe(5);
     // The candidates, worked out from `entity`: the best-connected name matches and matches overall.
@@ -163,7 +166,68 @@ describe('search', () => {
     expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
     expect(result.hits[0]!.snippet).toContain(MATCH_START);
     // Within the exact limit the same query is counted in full.
-    const exact = await searchEntities(pool(), kbId, { query, limit: 1, offset: 0, exactMatchLimit: all[0]!.n });
+    const exact = await searchFullText(pool(), kbId, { query, limit: 1, offset: 0, exactMatchLimit: all[0]!.n });
     expect(exact).toMatchObject({ total: all[0]!.n, totalIsLowerBound: false });
+  });
+});
+
+describe('BM25 search of a pasted question', () => {
+  const words = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const question = 'Which genes and proteins are involved in the chronic inflammation of the bowel seen in Crohn disease and ulcerative colitis patients today, and why?';
+
+  /** BM25 (k1 1.2, b 0.75) of every entity for `query`, computed here from the entity texts. */
+  async function reference(query: string[]) {
+    const { rows } = await pool().query<{ id: number; degree: number; text: string }>('SELECT id, degree, text FROM entity WHERE kb_id = $1', [kbId]);
+    const docs = rows.map((r) => {
+      const tokens = words(r.text);
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return { id: r.id, degree: r.degree, length: tokens.length, tf };
+    });
+    const avg = docs.reduce((a, d) => a + d.length, 0) / docs.length;
+    const df = (w: string) => docs.filter((d) => d.tf.has(w)).length;
+    const idf = new Map(query.map((w) => [w, Math.log(1 + (docs.length - df(w) + 0.5) / (df(w) + 0.5))]));
+    const score = (d: (typeof docs)[number], ws: string[]) => ws.reduce((sum, w) => {
+      const tf = d.tf.get(w) ?? 0;
+      return sum + (idf.get(w)! * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * d.length) / avg));
+    }, 0);
+    return { docs, score, df };
+  }
+  const byScore = <T extends { id: number; degree: number }>(s: (d: T) => number) => (a: T, b: T) =>
+    Math.round(s(b) * 1e9) - Math.round(s(a) * 1e9) || b.degree - a.degree || a.id - b.id;
+
+  it('ranks every entity with any of the words exactly when the postings fit the budget', async () => {
+    const query = [...new Set(words(question))];
+    expect(query).toHaveLength(20);
+    const { docs, score } = await reference(query);
+    const result = await searchEntities(pool(), kbId, { query: question, limit: 20, offset: 0, postingBudget: 1_000_000 });
+    const matching = docs.filter((d) => query.some((w) => d.tf.has(w))).sort(byScore((d) => score(d, query)));
+    expect(result).toMatchObject({ ranking: 'bm25', words: query, commonWords: [], totalIsLowerBound: false, total: matching.length });
+    expect(result.hits.map((h) => h.id)).toEqual(matching.slice(0, 20).map((d) => d.id));
+    expect(result.hits.map((h) => h.covered)).toEqual(matching.slice(0, 20).map((d) => query.filter((w) => d.tf.has(w)).length));
+    for (const h of result.hits) expect(h.snippet).toContain(MATCH_START);
+  });
+
+  it('with common words past the budget, rescores the best matches of the rarer words with every word', async () => {
+    const query = [...new Set(words(question))];
+    const { docs, score, df } = await reference(query);
+    const result = await searchEntities(pool(), kbId, { query: question, limit: 20, offset: 0, postingBudget: 2000 });
+    // The rarest words up to 2,000 postings are read in full (the rarest always); the rest are common.
+    const byDf = [...query].filter((w) => df(w) > 0).sort((a, b) => df(a) - df(b));
+    let read = df(byDf[0]!);
+    let cut = 1;
+    while (cut < byDf.length && read + df(byDf[cut]!) <= 2000) read += df(byDf[cut++]!);
+    const [rare, common] = [byDf.slice(0, cut), byDf.slice(cut)];
+    expect(common.length).toBeGreaterThan(0);
+    expect(new Set(result.commonWords)).toEqual(new Set(common));
+    expect(result.totalIsLowerBound).toBe(true);
+    // The best RESCORED by the rare words (with ties), then ordered by the score over all words.
+    const partial = docs.filter((d) => rare.some((w) => d.tf.has(w))).sort(byScore((d) => score(d, rare)));
+    const cutScore = Math.round(score(partial[RESCORED - 1]!, rare) * 1e9);
+    const best = partial.filter((d, i) => i < RESCORED || Math.round(score(d, rare) * 1e9) === cutScore);
+    const expected = best.sort(byScore((d) => score(d, query))).slice(0, 20);
+    expect(result.hits.map((h) => h.id)).toEqual(expected.map((d) => d.id));
+    expect(result.hits.map((h) => h.covered)).toEqual(expected.map((d) => query.filter((w) => d.tf.has(w)).length));
+    result.hits.forEach((h, i) => expect(h.score).toBeCloseTo(score(expected[i]!, query), 9));
   });
 });

@@ -1,0 +1,278 @@
+import { Params } from '../db/params';
+import type { Queryable } from '../db/transaction';
+import { headlineSql } from '../kb/highlight';
+import { BM25_DEFAULTS, idf } from './bm25';
+import type { Bm25Index } from './bm25-index';
+import type { Clause, SearchQuery, StrictQuery } from './search-query';
+
+/**
+ * Postings a plain query reads in full, rarest words first. Words past it (the commonest, e.g. "the" in a
+ * pasted question) do not bring in candidates of their own: they only add to the scores of the best
+ * RESCORED candidates of the rarer words.
+ */
+export const POSTING_BUDGET = 20_000;
+/** Candidates rescored with the common words (more for a deep page). */
+export const RESCORED = 200;
+
+export interface Bm25Hit {
+  id: number;
+  externalId: string;
+  name: string;
+  type: string;
+  degree: number;
+  /** Okapi BM25 (k1 1.2, b 0.75) over the query's words. */
+  score: number;
+  /** How many of the query's distinct words the entity's text contains. */
+  covered: number;
+  /** Fragments of the text around the matched words, which are between MATCH_START and MATCH_END. */
+  snippet: string;
+}
+
+export interface Bm25SearchResult {
+  /** The number of matches; with `totalIsLowerBound`, at least this many. */
+  total: number;
+  totalIsLowerBound: boolean;
+  /** Words too common to read in full (see POSTING_BUDGET); empty when the ranking is exact. */
+  commonWords: string[];
+  hits: Bm25Hit[];
+}
+
+export interface Bm25SearchOptions {
+  types?: string[];
+  limit: number;
+  offset: number;
+  /** Overrides POSTING_BUDGET. */
+  postingBudget?: number;
+}
+
+/** A query term the index knows: its place in the term list (1-based; the query's words come first) and its statistics. */
+interface Term {
+  n: number;
+  id: number;
+  df: number;
+}
+
+/**
+ * The query's terms: its words, then the words only excluded clauses use. `known` holds those the index has
+ * (a word it lacks occurs in no document).
+ */
+async function lookupTerms(db: Queryable, index: Bm25Index, query: SearchQuery): Promise<{ all: string[]; known: Map<string, Term> }> {
+  const extra = query.strict ? query.strict.excluded.flat().filter((w) => !query.words.includes(w)) : [];
+  const all = [...query.words, ...new Set(extra)];
+  const { rows } = await db.query<{ term: string; id: number; df: number }>(
+    'SELECT term, id, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, all]);
+  return { all, known: new Map(rows.map((r) => [r.term, { n: all.indexOf(r.term) + 1, id: r.id, df: r.df }])) };
+}
+
+/** SQL pieces shared by every statement: the index, the term weight, a table of terms. */
+class Scoring {
+  readonly index: string;
+  private readonly k1: string;
+  private readonly b: string;
+  private readonly avg: string;
+  constructor(readonly p: Params, private readonly bm25: Bm25Index) {
+    this.index = p.add(bm25.id);
+    this.k1 = p.add(BM25_DEFAULTS.k1);
+    this.b = p.add(BM25_DEFAULTS.b);
+    this.avg = p.add(bm25.avgLength);
+  }
+
+  /** One term's contribution, as `termWeight` computes it. */
+  weight(idfSql: string, tf: string, length: string): string {
+    return `${idfSql} * ${tf} * (${this.k1}::float8 + 1) / (${tf} + ${this.k1}::float8 * (1 - ${this.b}::float8 + ${this.b}::float8 * ${length} / ${this.avg}::float8))`;
+  }
+
+  /** `(term_id, n, idf)` rows for these terms. */
+  terms(terms: Term[]): string {
+    return `SELECT * FROM unnest(${this.p.add(terms.map((t) => t.id))}::int[], ${this.p.add(terms.map((t) => t.n))}::int[],
+      ${this.p.add(terms.map((t) => idf(this.bm25.docs, t.df)))}::float8[]) AS t(term_id, n, idf)`;
+  }
+
+  /**
+   * `(score, words, present)` of the entity `entity` (length `length`) from probes of its postings of `terms`
+   * (CTE `(term_id, n, idf)`): the BM25 score and the words matched among the first `words` terms, and every
+   * term present. For a LATERAL join.
+   */
+  probe(terms: string, entity: string, length: string, words: number): string {
+    const w = this.p.add(words);
+    return `SELECT coalesce(sum(${this.weight('q.idf', 'p.tf', length)}) FILTER (WHERE q.n <= ${w}), 0) AS score,
+              coalesce(array_agg(q.n) FILTER (WHERE q.n <= ${w}), '{}') AS words, coalesce(array_agg(q.n), '{}') AS present
+         FROM ${terms} q JOIN bm25_posting p ON p.index_id = ${this.index} AND p.term_id = q.term_id AND p.entity_id = ${entity}`;
+  }
+}
+
+/**
+ * The strict query as a condition on `present` (the term numbers an entity's text contains) and, for
+ * phrases, on the entity's text: a phrase's words must all be present and follow each other in the
+ * text, which a regular expression over the lower-cased text checks (only once the words are known present).
+ */
+function strictCondition(strict: StrictQuery, known: Map<string, Term>, p: Params, kb: string, entity: string, present: string): string {
+  const clause = (c: Clause): string => {
+    const terms = c.map((w) => known.get(w));
+    if (terms.some((t) => !t)) return 'false';
+    const all = `${present} @> ARRAY[${terms.map((t) => t!.n).join(', ')}]`;
+    if (c.length === 1) return all;
+    // Words are runs of letters and digits, so no regex escaping is needed; anything else separates them.
+    const pattern = `(^|[^[:alnum:]])${c.join('[^[:alnum:]]+')}([^[:alnum:]]|$)`;
+    return `(CASE WHEN ${all} THEN lower((SELECT x.text FROM entity x WHERE x.kb_id = ${kb} AND x.id = ${entity})) ~ ${p.add(pattern)} ELSE false END)`;
+  };
+  return [
+    ...strict.required.map((group) => `(${group.map(clause).join(' OR ')})`),
+    ...strict.excluded.map((c) => `NOT ${clause(c)}`),
+  ].join(' AND ') || 'false';
+}
+
+/**
+ * The postings that can satisfy a strict query: for its group with the fewest postings, each clause's rarest
+ * word. Every match contains one of them. Null when some group can match nothing.
+ */
+function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | null {
+  let best: Term[] | null = null;
+  let bestCost = Infinity;
+  for (const group of strict.required) {
+    const rarest = group.flatMap((c) => {
+      const terms = c.map((w) => known.get(w));
+      return terms.every(Boolean) ? [terms.reduce((a, b) => (b!.df < a!.df ? b : a))!] : [];
+    });
+    if (!rarest.length) return null;
+    const cost = rarest.reduce((a, t) => a + t.df, 0);
+    if (cost < bestCost) [best, bestCost] = [rarest, cost];
+  }
+  return best;
+}
+
+/**
+ * Explorer search: entities ranked by Okapi BM25 over the query's words, then degree, then id. A plain
+ * query matches entities containing any of its words; a strict one (see `parseSearchQuery`) those that
+ * satisfy it, still ranked by BM25 over its words. Each hit says how many of the words it covers.
+ *
+ * Work is bounded for plain queries: postings are read rarest word first up to POSTING_BUDGET (always all of
+ * the rarest word's); words past the budget only rescore the best RESCORED candidates by probes, and the
+ * total becomes a lower bound. Strict queries read the postings of their most selective required group and
+ * probe each candidate's other words. Snippets are made for the returned page only.
+ */
+export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery, opts: Bm25SearchOptions): Promise<Bm25SearchResult> {
+  const empty = { total: 0, totalIsLowerBound: false, commonWords: [], hits: [] };
+  const { all, known } = await lookupTerms(db, index, query);
+  const p = new Params();
+  const s = new Scoring(p, index);
+  const kb = p.add(kbId);
+  const typeIds = opts.types?.length ? `SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${p.add(opts.types)}::text[])` : null;
+  const ofType = (entity: string) => (typeIds ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.type_id IN (${typeIds}) AND t.id = ${entity})` : '');
+  const ctes: string[] = [];
+  let common: Term[] = [];
+  if (query.strict) {
+    const driver = strictDriver(query.strict, known);
+    if (!driver) return empty;
+    ctes.push(
+      `terms AS (${s.terms([...known.values()])})`,
+      `candidate AS MATERIALIZED (SELECT DISTINCT c.entity_id FROM bm25_posting c
+         WHERE c.index_id = ${s.index} AND c.term_id = ANY(${p.add(driver.map((t) => t.id))}::int[]) ${ofType('c.entity_id')})`,
+      `hit AS MATERIALIZED (
+         SELECT c.entity_id, x.score, x.words, x.present FROM candidate c
+           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = c.entity_id
+          CROSS JOIN LATERAL (${s.probe('terms', 'c.entity_id', 'd.length', query.words.length)}) x)`,
+      `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
+         WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`);
+  } else {
+    const byDf = query.words.flatMap((w) => known.get(w) ?? []).sort((a, b) => a.df - b.df);
+    if (!byDf.length) return empty;
+    const budget = opts.postingBudget ?? POSTING_BUDGET;
+    let read = byDf[0]!.df;
+    let cut = 1;
+    while (cut < byDf.length && read + byDf[cut]!.df <= budget) read += byDf[cut++]!.df;
+    common = byDf.slice(cut);
+    ctes.push(
+      `essential AS (${s.terms(byDf.slice(0, cut))})`,
+      `matched AS MATERIALIZED (
+         SELECT e.entity_id, sum(${s.weight('q.idf', 'e.tf', 'd.length')}) AS score, array_agg(q.n) AS words
+           FROM essential q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
+           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = e.entity_id
+          WHERE true ${ofType('e.entity_id')}
+          GROUP BY e.entity_id)`);
+  }
+  // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
+  const order = (score: string) => `round(${score} * 1e9) DESC`;
+  const depth = opts.offset + opts.limit;
+  ctes.push(`best AS MATERIALIZED (SELECT * FROM matched ORDER BY ${order('score')} FETCH FIRST ${p.add(common.length ? Math.max(RESCORED, depth) : depth)} ROWS WITH TIES)`);
+  if (common.length) {
+    ctes.push(
+      `common AS (${s.terms(common)})`,
+      `ranked AS (
+         SELECT b.entity_id, b.score + x.score AS score, b.words || x.words AS words FROM best b
+           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = b.entity_id
+          CROSS JOIN LATERAL (${s.probe('common', 'b.entity_id', 'd.length', all.length)}) x)`);
+  } else {
+    ctes.push('ranked AS (SELECT * FROM best)');
+  }
+  ctes.push(`page AS MATERIALIZED (
+     SELECT r.entity_id, r.score, r.words, g.degree FROM ranked r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
+      ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`);
+  const snippet = snippetSql(p, all, 'e.text', 'pg.words');
+  const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
+    `WITH ${ctes.join(',\n')}
+     SELECT (SELECT count(*) FROM matched)::int AS total,
+            (SELECT coalesce(json_agg(json_build_object('id', e.id, 'externalId', e.external_id, 'name', e.name, 'type', t.name,
+                      'degree', pg.degree, 'score', pg.score, 'covered', cardinality(pg.words), 'snippet', ${snippet})
+                      ORDER BY ${order('pg.score')}, pg.degree DESC, pg.entity_id), '[]')
+               FROM page pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
+    p.values);
+  const maxCommonDf = Math.max(0, ...common.map((t) => t.df));
+  return {
+    total: typeIds ? row!.total : Math.max(row!.total, maxCommonDf),
+    totalIsLowerBound: common.length > 0,
+    commonWords: common.map((t) => all[t.n - 1]!),
+    hits: row!.hits,
+  };
+}
+
+/**
+ * SQL for a snippet of `text` marking the words (numbers `numbers`, an int[] expression, into `all`) that the
+ * entity contains, as they are written: no stemming, as in the index.
+ */
+export function snippetSql(p: Params, all: string[], text: string, numbers: string): string {
+  const tsquery = `(SELECT to_tsquery('simple', string_agg(quote_literal(w.word), ' | '))
+      FROM unnest(${p.add(all)}::text[]) WITH ORDINALITY w(word, n) WHERE w.n = ANY(${numbers}))`;
+  return headlineSql('simple', text, tsquery);
+}
+
+/** Index entries a probe of one entity's posting for one term costs, next to reading one posting in a scan. */
+const PROBE_COST = 5;
+
+/**
+ * CTEs that match the entities of the CTE `set` (an `id` column) against the query, ending in
+ * `matched(entity_id, score, words)`: those containing any of its words (or satisfying its strict form), with
+ * their BM25 score and the numbers of the words they contain. Each entity's postings are probed when the set
+ * is small next to the query's postings, else the postings are read once and kept when in the set; a one-time
+ * filter on the set's size picks the side of the UNION ALL that runs. `words` is the term list the numbers
+ * refer to (for `snippetSql`). Null when nothing can match.
+ */
+export async function matchWithinSql(db: Queryable, index: Bm25Index, query: SearchQuery, p: Params, kb: string, set: string): Promise<{ ctes: string[]; all: string[] } | null> {
+  const { all, known } = await lookupTerms(db, index, query);
+  const terms = [...known.values()];
+  if (!query.words.some((w) => known.has(w)) || (query.strict && !strictDriver(query.strict, known))) return null;
+  const s = new Scoring(p, index);
+  const postings = terms.reduce((a, t) => a + t.df, 0);
+  const probe = `((SELECT count(*) FROM ${set}) * ${p.add(terms.length * PROBE_COST)} < ${p.add(postings)})`;
+  const w = p.add(query.words.length);
+  const condition = query.strict ? strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present') : 'cardinality(h.words) > 0';
+  return {
+    all,
+    ctes: [
+      `terms AS (${s.terms(terms)})`,
+      `hit AS MATERIALIZED (
+         SELECT r.id AS entity_id, x.score, x.words, x.present FROM ${set} r
+           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = r.id
+          CROSS JOIN LATERAL (${s.probe('terms', 'r.id', 'd.length', query.words.length)}) x
+          WHERE ${probe}
+         UNION ALL
+         SELECT e.entity_id, coalesce(sum(${s.weight('q.idf', 'e.tf', 'd.length')}) FILTER (WHERE q.n <= ${w}), 0),
+                coalesce(array_agg(q.n) FILTER (WHERE q.n <= ${w}), '{}'), array_agg(q.n)
+           FROM terms q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
+           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = e.entity_id
+          WHERE NOT ${probe} AND (e.entity_id IN (SELECT id FROM ${set})) IS TRUE
+          GROUP BY e.entity_id)`,
+      `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h WHERE ${condition})`,
+    ],
+  };
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importKnowledgeBase } from '../../lib/ingest/importer';
+import { memorySource } from '../../lib/ingest/memory-source';
+import { MATCH_END, MATCH_START, searchEntities, type SearchResult } from '../../lib/kb/search';
+import { currentIndex, ensureIndex } from '../../lib/retrieval/bm25-index';
+import { openAppDatabase, pool } from '../support/app-database';
+import type { TestDatabase } from '../support/test-database';
+
+// A small knowledge base whose BM25 scores the test works out from the formula itself.
+const ENTITIES = [
+  { externalId: 'p1', type: 'product', name: 'Storm Shell', details: 'waterproof jacket for hiking in heavy rain' },
+  { externalId: 'p2', type: 'product', name: 'Trail Boot', details: 'waterproof leather boot, waterproof seams, for hiking and trail running' },
+  { externalId: 'p3', type: 'product', name: 'Camp Stove', details: 'compact stove for camping trips' },
+  { externalId: 'p4', type: 'product', name: 'Rain Poncho', details: 'waterproof poncho' },
+  { externalId: 'g1', type: 'guide', name: 'Hiking Guide', details: 'routes for hiking in the hills, with notes on rain gear and boot care' },
+  { externalId: 'g2', type: 'guide', name: 'Stove Manual', details: 'how to clean the stove' },
+  // The same words and length: a tie, broken by degree (Bravo has more edges), then id.
+  { externalId: 'p6', type: 'product', name: 'Day Pack Alpha', details: 'light pack for hiking' },
+  { externalId: 'p7', type: 'product', name: 'Day Pack Bravo', details: 'light pack for hiking' },
+  { externalId: 'p8', type: 'product', name: 'Day Pack Charlie', details: 'light pack for hiking' },
+];
+const EDGES = [
+  { source: 'p7', relation: 'mentioned in', target: 'g1' },
+  { source: 'p7', relation: 'mentioned in', target: 'g2' },
+  { source: 'p8', relation: 'mentioned in', target: 'g1' },
+];
+
+const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+// Each document as the import flattens it: "- name: …", "- type: …", then the one field.
+const docs = ENTITIES.map((e) => ({ ...e, tokens: words(`name ${e.name} type ${e.type} details ${e.details}`) }));
+const N = docs.length;
+const avgLength = docs.reduce((a, d) => a + d.tokens.length, 0) / N;
+
+/** Okapi BM25 with k1 1.2 and b 0.75, summed over the distinct query words, written out here. */
+function bm25(query: string[], tokens: string[]): number {
+  let score = 0;
+  for (const w of new Set(query)) {
+    const tf = tokens.filter((t) => t === w).length;
+    if (!tf) continue;
+    const n = docs.filter((d) => d.tokens.includes(w)).length;
+    const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    score += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens.length) / avgLength));
+  }
+  return score;
+}
+
+let testDb: TestDatabase;
+let kbId: number;
+const idOf = new Map<string, number>();
+const degreeOf = new Map<string, number>();
+
+/** The expected ranking: entities containing any of the words (or those `keep` allows), by score, degree, id. */
+function expected(query: string, keep: (d: (typeof docs)[number]) => boolean = () => true) {
+  const q = words(query);
+  return docs.filter((d) => q.some((w) => d.tokens.includes(w)) && keep(d))
+    .map((d) => ({ externalId: d.externalId, score: bm25(q, d.tokens), covered: new Set(q.filter((w) => d.tokens.includes(w))).size }))
+    .sort((a, b) => Math.round(b.score * 1e9) - Math.round(a.score * 1e9) || degreeOf.get(b.externalId)! - degreeOf.get(a.externalId)! || idOf.get(a.externalId)! - idOf.get(b.externalId)!);
+}
+
+const search = (query: string, more: { types?: string[]; limit?: number; offset?: number; postingBudget?: number } = {}) =>
+  searchEntities(pool(), kbId, { query, limit: 20, offset: 0, ...more });
+const externalIds = (r: SearchResult) => r.hits.map((h) => h.externalId);
+
+beforeAll(async () => {
+  testDb = await openAppDatabase();
+  ({ kbId } = await importKnowledgeBase(pool(), memorySource({
+    entities: ENTITIES.map((e) => ({ externalId: e.externalId, type: e.type, name: e.name, aliases: [], document: { details: e.details } })),
+    edges: EDGES,
+  }), { slug: 'bm25-search', format: 'test', files: [] }));
+  await ensureIndex(pool(), kbId, false);
+  const { rows } = await pool().query<{ id: number; external_id: string; degree: number; text: string }>(
+    'SELECT id, external_id, degree, text FROM entity WHERE kb_id = $1', [kbId]);
+  for (const r of rows) {
+    idOf.set(r.external_id, r.id);
+    degreeOf.set(r.external_id, r.degree);
+    // The documents the test scores are the ones indexed.
+    expect(words(r.text)).toEqual(docs.find((d) => d.externalId === r.external_id)!.tokens);
+  }
+});
+afterAll(async () => testDb.drop());
+
+describe('BM25 search', () => {
+  it('ranks any-word matches by BM25 exactly, with the words each hit covers and marked snippets', async () => {
+    const result = await search('waterproof hiking');
+    const want = expected('waterproof hiking');
+    expect(result).toMatchObject({ ranking: 'bm25', words: ['waterproof', 'hiking'], strict: false, total: want.length, totalIsLowerBound: false, commonWords: [] });
+    expect(externalIds(result)).toEqual(want.map((w) => w.externalId));
+    result.hits.forEach((h, i) => {
+      expect(h.score).toBeCloseTo(want[i]!.score, 9);
+      expect(h.covered).toBe(want[i]!.covered);
+    });
+    // Both words in the boot and the jacket; one in the poncho.
+    expect(result.hits.find((h) => h.externalId === 'p2')!.covered).toBe(2);
+    expect(result.hits.find((h) => h.externalId === 'p4')!.covered).toBe(1);
+    expect(result.hits[0]!.snippet).toContain(`${MATCH_START}waterproof${MATCH_END}`);
+  });
+
+  it('breaks ties by degree, then id', async () => {
+    const result = await search('light pack');
+    expect(externalIds(result)).toEqual(['p7', 'p8', 'p6']);
+    expect(new Set(result.hits.map((h) => h.score)).size).toBe(1);
+  });
+
+  it('answers a pasted question over all its words, common ones included', async () => {
+    const question = 'Which waterproof boot is best for hiking in heavy rain on the trail, and how do I care for the leather seams?';
+    const result = await search(question);
+    const want = expected(question);
+    expect(externalIds(result)).toEqual(want.map((w) => w.externalId));
+    expect(result.hits.map((h) => h.covered)).toEqual(want.map((w) => w.covered));
+    expect(result.hits[0]!.externalId).toBe('p2');
+    expect(result.words).toHaveLength(new Set(words(question)).size);
+  });
+
+  it('bounds the postings read: the commonest words only rescore the best matches of the rarer ones', async () => {
+    const question = 'waterproof boot for hiking in the rain';
+    // A budget of one posting: only the rarest word ("boot", 2 documents; "leather"-free) is read in full.
+    const result = await search(question, { postingBudget: 1 });
+    const rarest = ['boot'];
+    const want = expected(question, (d) => rarest.some((w) => d.tokens.includes(w)));
+    expect(externalIds(result)).toEqual(want.map((w) => w.externalId));
+    expect(result.hits.map((h) => h.covered)).toEqual(want.map((w) => w.covered));
+    expect(result.totalIsLowerBound).toBe(true);
+    expect(result.commonWords).not.toContain('boot');
+    expect(new Set([...result.commonWords, 'boot'])).toEqual(new Set(words(question)));
+    // The total is a lower bound: the documents of the commonest word.
+    const df = (w: string) => docs.filter((d) => d.tokens.includes(w)).length;
+    expect(result.total).toBe(Math.max(...words(question).map(df)));
+  });
+
+  it('filters by type and pages through the ranking without gaps or repeats', async () => {
+    const guides = await search('hiking rain', { types: ['guide'] });
+    expect(externalIds(guides)).toEqual(expected('hiking rain', (d) => d.type === 'guide').map((w) => w.externalId));
+    expect(guides.total).toBe(1);
+    const all = expected('hiking rain pack');
+    const pages: string[] = [];
+    for (let offset = 0; offset < all.length; offset += 2) {
+      const page = await search('hiking rain pack', { limit: 2, offset });
+      expect(page.total).toBe(all.length);
+      pages.push(...externalIds(page));
+    }
+    expect(pages).toEqual(all.map((w) => w.externalId));
+  });
+});
+
+describe('strict syntax', () => {
+  const has = (phrase: string) => (d: (typeof docs)[number]) => ` ${d.tokens.join(' ')} `.includes(` ${phrase} `);
+
+  it('requires quoted phrases, in order and adjacent', async () => {
+    const result = await search('"leather boot"');
+    expect(result.strict).toBe(true);
+    expect(externalIds(result)).toEqual(['p2']);
+    expect((await search('"boot leather"')).total).toBe(0);
+    // A phrase across a field's punctuation: the name then the type.
+    expect(externalIds(await search('"hiking guide"'))).toEqual(['g1']);
+  });
+
+  it('excludes -words and -"phrases", ranking what is left by BM25', async () => {
+    const result = await search('waterproof -poncho');
+    expect(externalIds(result)).toEqual(expected('waterproof', (d) => !d.tokens.includes('poncho')).map((w) => w.externalId));
+    const noHeavyRain = await search('hiking -"heavy rain"');
+    expect(externalIds(noHeavyRain)).toEqual(expected('hiking', (d) => !has('heavy rain')(d)).map((w) => w.externalId));
+    expect(externalIds(noHeavyRain)).not.toContain('p1');
+    expect(noHeavyRain.hits.every((h) => h.covered === 1)).toBe(true);
+  });
+
+  it('requires both sides of AND, either side of OR', async () => {
+    const both = await search('hiking AND rain');
+    expect(externalIds(both)).toEqual(expected('hiking rain', (d) => d.tokens.includes('hiking') && d.tokens.includes('rain')).map((w) => w.externalId));
+    expect(both.hits.map((h) => h.covered)).toEqual([2, 2]);
+    const either = await search('stove OR poncho');
+    expect(externalIds(either)).toEqual(expected('stove poncho').map((w) => w.externalId));
+    expect(new Set(externalIds(either))).toEqual(new Set(['p3', 'g2', 'p4']));
+    // Every word is required once the query is strict; a word no document has matches nothing.
+    expect((await search('waterproof AND zzzq')).total).toBe(0);
+    expect((await search('"waterproof" zzzq OR poncho')).hits.map((h) => h.externalId)).toEqual(['p4']);
+  });
+});
+
+describe('without a current ranking index', () => {
+  it('answers with full-text search, starts the build, then ranks by BM25', async () => {
+    await pool().query('DELETE FROM bm25_index WHERE kb_id = $1', [kbId]);
+    const meanwhile = await search('waterproof poncho');
+    expect(meanwhile.ranking).toBe('fulltext');
+    // Full-text search: every word must match.
+    expect(externalIds(meanwhile)).toEqual(['p4']);
+    expect(meanwhile.hits[0]!.covered).toBeNull();
+    await expect.poll(() => currentIndex(pool(), kbId, false), { timeout: 20_000 }).not.toBeNull();
+    const after = await search('waterproof poncho');
+    expect(after.ranking).toBe('bm25');
+    expect(externalIds(after)).toEqual(expected('waterproof poncho').map((w) => w.externalId));
+  });
+});
