@@ -10,8 +10,8 @@ export interface EmbeddingIssue {
 }
 
 export function describeIssue(i: EmbeddingIssue): string {
-  const at = i.line !== undefined ? `line ${i.line}` : i.row !== undefined ? `row ${i.row}` : 'header';
-  return `${i.file} ${at}, ${i.field}: ${i.reason}`;
+  const at = i.line !== undefined ? ` line ${i.line}` : i.row !== undefined ? ` row ${i.row}` : '';
+  return `${i.file}${at}, ${i.field}: ${i.reason}`;
 }
 
 /** The longest entity or query id accepted (ids are external ids, which are far shorter in practice). */
