@@ -1,8 +1,9 @@
 import { badRequest, notFound } from '../errors';
+import { Params } from '../db/params';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import type { Direction } from './entity';
-import { anyWordQuery } from './any-word-query';
-import { MATCH_END, MATCH_START } from './search';
+import { buildIndexInBackground, currentIndex, type Bm25Index } from '../retrieval/bm25-index';
+import { textPage } from './metapath-text';
 
 
 /** One (source type, relation, target type) combination the knowledge base has, with its edge count. */
@@ -46,11 +47,14 @@ export const MAX_STEPS = 4;
 export interface MetapathOptions {
   limit: number;
   offset: number;
-  /** Full-text filter (websearch syntax) on the final reachable set; ranks the page by relevance. */
+  /**
+   * Text filter on the final reachable set, read as explorer search reads a query (any word, or strict
+   * syntax); ranks the set by BM25 as search does.
+   */
   q?: string;
   /**
-   * Orders the whole reachable set by relevance to this text (any of its words; see anyWordQuery), then
-   * degree, without filtering: how answer candidates are put before an author. Ignored with `q`.
+   * Orders the whole reachable set by BM25 over any of this text's words, then degree, without filtering:
+   * how answer candidates are put before an author. Ignored with `q`.
    */
   relevance?: string;
   /** Entities to count in the final set (`among`), e.g. the candidates already judged. */
@@ -64,8 +68,10 @@ export interface ReachableEntity {
   degree: number;
   /** Only with `q`: fragments of the text around the matches, between MATCH_START and MATCH_END. */
   snippet?: string;
-  /** Only with `relevance`: ts_rank of the entity for the text's words, 0 when none occurs. */
-  rank?: number;
+  /** With `q` or `relevance`: the BM25 score (0 when no word occurs; ts_rank while the ranking index is built). */
+  score?: number;
+  /** With `q` or `relevance`: how many of the text's words the entity contains (not while the index is built). */
+  covered?: number;
 }
 
 export interface BranchResult {
@@ -87,6 +93,10 @@ export interface MetapathsResult {
   total: number;
   /** With `countAmong`: how many of those entities the final set holds. */
   among?: number;
+  /** With `q` or `relevance`: `bm25`, or `fulltext` while the ranking index is being built. */
+  ranking?: 'bm25' | 'fulltext';
+  /** With `q` or `relevance`: the words `covered` counts. */
+  words?: string[];
   items: ReachableEntity[];
 }
 
@@ -217,15 +227,6 @@ async function resolvePath(db: Queryable, kbId: number, schema: IdSchema, path: 
   return { start, steps, finalTypeId: typeId };
 }
 
-/** Collects query parameters and hands out their placeholders, so no value is ever spliced into SQL. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
 /**
  * The CTEs of one branch, `<prefix>0` (the start set) to `<prefix>N`, each MATERIALIZED: a deduplicated set the
  * next step and the counts share. A step reaches the entities one edge away from the previous set, by one of
@@ -296,9 +297,9 @@ export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Pr
 
 /**
  * Counts per branch and step, the final set's size and one page of it, in one statement. The page is
- * ordered by degree then name, or by text relevance when `q` filters it.
+ * ordered by degree then name, or by text (`q`, `relevance`; see textPage) ranked with the `index`.
  */
-async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string }, opts: MetapathOptions): Promise<MetapathsResult> {
+async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string }, opts: MetapathOptions, index: Bm25Index | null): Promise<MetapathsResult> {
   const p = new Params();
   const kb = p.add(kbId);
   const prefixes = paths.map((_, i) => `b${i}_`);
@@ -308,27 +309,13 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
   ctes.push(`reach AS MATERIALIZED (SELECT id FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
 
-  const q = opts.q?.trim() ? p.add(opts.q.trim()) : null;
   const limit = p.add(opts.limit);
   const offset = p.add(opts.offset);
+  const text = await textPage(db, index, opts, p, kb, limit, offset);
   let page: string;
-  if (q) {
-    ctes.push(`hits AS MATERIALIZED (
-       SELECT x.id, x.name, x.degree, x.text, ts_rank_cd(x.search, websearch_to_tsquery('english', ${q})) AS rank
-         FROM reach r JOIN entity x ON x.kb_id = ${kb} AND x.id = r.id
-        WHERE x.search @@ websearch_to_tsquery('english', ${q}))`);
-    page = `SELECT h.id, h.name, h.degree, ts_headline('english', h.text, websearch_to_tsquery('english', ${q}),
-              'MaxFragments=2, MaxWords=20, MinWords=8, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}') AS snippet
-         FROM (SELECT * FROM hits ORDER BY rank DESC, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
-        ORDER BY h.rank DESC, h.degree DESC, h.name, h.id`;
-  } else if (opts.relevance?.trim()) {
-    ctes.push(`hits AS (SELECT id FROM reach)`);
-    ctes.push(`ranked AS MATERIALIZED (
-       SELECT r.id, coalesce(ts_rank(s.search, w.q, 1), 0)::float8 AS rank
-         FROM reach r CROSS JOIN (SELECT ${anyWordQuery(p.add(opts.relevance.trim()))} AS q OFFSET 0) w
-         LEFT JOIN entity_search s ON s.kb_id = ${kb} AND s.id = r.id AND s.search @@ w.q)`);
-    page = `SELECT n.id, n.name, n.degree, rk.rank FROM ranked rk JOIN entity n ON n.kb_id = ${kb} AND n.id = rk.id
-             ORDER BY rk.rank DESC, n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset}`;
+  if (text) {
+    ctes.push(...text.ctes);
+    page = text.page;
   } else {
     ctes.push(`hits AS (SELECT id FROM reach)`);
     // Walks the final type's entities by degree (entity_kb_id_type_id_degree_idx), keeping those reached,
@@ -359,6 +346,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
     total: Number(row.total),
     ...(row.among === null ? {} : { among: Number(row.among) }),
     items: row.items.map((it) => ({ ...it, type: finalType.name })),
+    ...(text ? { ranking: index ? 'bm25' as const : 'fulltext' as const, words: text.words } : {}),
   };
 }
 
@@ -384,11 +372,14 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
       throw badRequest(`${label(i)}steps: ends at ${schema.typeNames.get(r.finalTypeId)}, but the first path ends at ${schema.typeNames.get(finalType)}; paths must meet at one type`);
     }
   }
+  const ranked = Boolean(opts.q?.trim() || opts.relevance?.trim());
+  const index = ranked ? await currentIndex(db, kbId, false) : null;
+  if (ranked && !index) buildIndexInBackground(db, kbId);
   return jitFreeRead(db, async (client) => {
     // The planner cannot see how small a step's set is (it guesses thousands for a hub's 20 neighbours) and
     // then merge- or hash-joins whole relations; the step plans are written as index walks, so keep them so.
     await client.query('SET LOCAL enable_mergejoin = off');
     await client.query('SET LOCAL enable_hashjoin = off');
-    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)! }, opts);
+    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)! }, opts, index);
   });
 }

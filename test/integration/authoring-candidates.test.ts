@@ -6,6 +6,7 @@ import { judge } from '../../lib/authoring/drafts';
 import { createUser } from '../../lib/auth/users';
 import { Role } from '../../lib/auth/roles';
 import type { Metapath } from '../../lib/kb/metapath';
+import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { db, openAppDatabase, pool } from '../support/app-database';
 import { ibdIds, importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
@@ -22,6 +23,7 @@ const SEED = '15674';
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
+  await ensureIndex(pool(), kbId, false);
   ids = await ibdIds(pool(), kbId);
   annotator = (await createUser(db(), { email: 'validator@example.org', password: 'a long password', role: Role.ANNOTATOR })).id;
   const { id } = await createCampaign(pool(), kbId, { name: 'candidates', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'candidates-queries', annotatorIds: [annotator], open: true },
@@ -50,12 +52,12 @@ describe('answer candidates', () => {
       const page = await candidates(pool(), assignmentId, annotator, { paths, queryText: 'Which processes involving inflammation and immune response?', limit: 10, offset });
       expect(page.total).toBe(expected.size);
       seen.push(...page.items.map((c) => c.id));
-      ranks = ranks.concat(page.items.map((c) => c.rank!));
+      ranks = ranks.concat(page.items.map((c) => c.score!));
       if (page.items.length < 10) break;
     }
     expect(new Set(seen.map((id) => ids.externalOf.get(id)))).toEqual(expected);
     expect(seen).toHaveLength(expected.size);
-    // Ordered by relevance to the query: ranks never rise, and some candidates mention its words.
+    // Ordered by BM25 over the query's words: scores never rise, and some candidates mention its words.
     expect(ranks.every((r, i) => i === 0 || r <= ranks[i - 1]!)).toBe(true);
     expect(ranks[0]).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { memorySource } from '../../lib/ingest/memory-source';
+import { evaluateMetapaths, type Metapath } from '../../lib/kb/metapath';
 import { MATCH_END, MATCH_START, searchEntities, type SearchResult } from '../../lib/kb/search';
 import { currentIndex, ensureIndex } from '../../lib/retrieval/bm25-index';
 import { openAppDatabase, pool } from '../support/app-database';
@@ -142,6 +143,29 @@ describe('BM25 search', () => {
   });
 });
 
+describe('metapath results', () => {
+  const guides: Metapath = { start: { type: 'product' }, steps: [{ relation: 'mentioned in', direction: 'out', targetType: 'guide' }] };
+
+  it('are filtered and ranked by the same scorer, strict syntax included', async () => {
+    const filtered = await evaluateMetapaths(pool(), kbId, [guides], { q: 'stove rain', limit: 10, offset: 0 });
+    const want = expected('stove rain', (d) => d.type === 'guide');
+    expect(filtered).toMatchObject({ ranking: 'bm25', words: ['stove', 'rain'], total: 2 });
+    expect(filtered.items.map((i) => ({ id: i.id, score: i.score, covered: i.covered }))).toEqual(
+      want.map((w) => ({ id: idOf.get(w.externalId), score: expect.closeTo(w.score, 9), covered: w.covered })));
+    expect(filtered.items.every((i) => i.snippet?.includes(MATCH_START))).toBe(true);
+    expect((await evaluateMetapaths(pool(), kbId, [guides], { q: 'stove -clean', limit: 10, offset: 0 })).total).toBe(0);
+  });
+
+  it('ranked by relevance keep every entity reached, those without the words last', async () => {
+    const ranked = await evaluateMetapaths(pool(), kbId, [guides], { relevance: 'Which guide covers hiking in the rain?', limit: 10, offset: 0 });
+    expect(ranked.total).toBe(2);
+    expect(ranked.items.map((i) => i.name)).toEqual(['Hiking Guide', 'Stove Manual']);
+    const want = expected('Which guide covers hiking in the rain?', (d) => d.type === 'guide');
+    expect(ranked.items.map((i) => i.score)).toEqual(want.map((w) => expect.closeTo(w.score, 9)));
+    expect(ranked.items.map((i) => i.covered)).toEqual(want.map((w) => w.covered));
+  });
+});
+
 describe('strict syntax', () => {
   const has = (phrase: string) => (d: (typeof docs)[number]) => ` ${d.tokens.join(' ')} `.includes(` ${phrase} `);
 
@@ -184,6 +208,9 @@ describe('without a current ranking index', () => {
     // Full-text search: every word must match.
     expect(externalIds(meanwhile)).toEqual(['p4']);
     expect(meanwhile.hits[0]!.covered).toBeNull();
+    const path: Metapath = { start: { type: 'product' }, steps: [{ relation: 'mentioned in', direction: 'out', targetType: 'guide' }] };
+    const filtered = await evaluateMetapaths(pool(), kbId, [path], { q: 'stove', limit: 10, offset: 0 });
+    expect(filtered).toMatchObject({ ranking: 'fulltext', total: 1, items: [{ name: 'Stove Manual' }] });
     await expect.poll(() => currentIndex(pool(), kbId, false), { timeout: 20_000 }).not.toBeNull();
     const after = await search('waterproof poncho');
     expect(after.ranking).toBe('bm25');

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
 import { evaluateMetapath, evaluateMetapaths, metapathSchema, movesFrom, type Metapath } from '../../lib/kb/metapath';
+import { searchEntities } from '../../lib/kb/search';
+import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { openAppDatabase, pool } from '../support/app-database';
 import { ibdIds, importIbd, readIbdEdges, type IbdEdge } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
@@ -147,20 +149,31 @@ describe('metapath explorer on PrimeKG IBD', () => {
       400, /paths\[1\].*gene\/protein.*disease/);
   });
 
-  it('narrows the reachable set with a full-text filter, ranked by relevance', async () => {
+  it('narrows the reachable set to entities with any of the words, ranked by BM25 as search ranks', async () => {
+    await ensureIndex(pool(), kbId, false);
     const path: Metapath = { start: { type: 'pathway' }, steps: [{ relation: 'interacts with', direction: 'out', targetType: 'gene/protein' }] };
     const all = await evaluateMetapath(pool(), kbId, path, { limit: 100_000, offset: 0 });
-    const filtered = await evaluateMetapath(pool(), kbId, path, { limit: 100_000, offset: 0, q: 'kinase' });
-    // What the database's full-text search matches among the same reachable set.
-    const { rows } = await pool().query<{ id: number }>(
-      `SELECT id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[]) AND search @@ websearch_to_tsquery('english', 'kinase')`,
-      [kbId, all.items.map((i) => i.id)]);
-    expect(filtered.total).toBe(rows.length);
+    const q = 'kinase receptor';
+    const filtered = await evaluateMetapaths(pool(), kbId, [path], { limit: 100_000, offset: 0, q });
+    // The reached entities whose text has either word, as written (no stemming).
+    const texts = await pool().query<{ id: number; text: string }>('SELECT id, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kbId, all.items.map((i) => i.id)]);
+    const words = (t: string) => new Set(t.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+    const covers = new Map(texts.rows.map((r) => [r.id, ['kinase', 'receptor'].filter((w) => words(r.text).has(w)).length]));
+    const matching = [...covers].filter(([, n]) => n > 0).map(([id]) => id);
+    expect(filtered).toMatchObject({ ranking: 'bm25', words: ['kinase', 'receptor'], total: matching.length });
     expect(filtered.total).toBeGreaterThan(0);
     expect(filtered.total).toBeLessThan(all.total);
-    expect(new Set(filtered.items.map((i) => i.id))).toEqual(new Set(rows.map((r) => r.id)));
-    expect(filtered.steps).toEqual(all.steps);
+    expect(new Set(filtered.items.map((i) => i.id))).toEqual(new Set(matching));
+    for (const item of filtered.items) expect(item.covered).toBe(covers.get(item.id));
+    expect(filtered.branches[0]!.steps).toEqual(all.steps);
     expect(filtered.items.some((i) => i.snippet?.includes('\u0002'))).toBe(true);
+    // The same order as explorer search restricted to these entities.
+    const search = await searchEntities(pool(), kbId, { query: q, types: ['gene/protein'], limit: 100, offset: 0 });
+    const reached = new Set(matching);
+    expect(filtered.items.slice(0, 20).map((i) => i.id)).toEqual(search.hits.filter((h) => reached.has(h.id)).slice(0, 20).map((h) => h.id));
+    // Strict syntax as in search: both words required.
+    const both = await evaluateMetapath(pool(), kbId, path, { limit: 100_000, offset: 0, q: 'kinase AND receptor' });
+    expect(new Set(both.items.map((i) => i.id))).toEqual(new Set([...covers].filter(([, n]) => n === 2).map(([id]) => id)));
   });
 
   it('rejects unknown names and impossible moves, naming the step and field', async () => {
