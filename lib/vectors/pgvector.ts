@@ -55,4 +55,16 @@ export const pgvectorSearch = (db: Database): VectorSearch => ({
     }
     return out;
   },
+  async rankOf(set, query, entityIds) {
+    await ensureCopied(db, set);
+    const { rows } = await db.query<{ id: number; rank: number }>(
+      `WITH d AS (
+         SELECT e.id, v.embedding <=> $2::vector AS distance
+           FROM embedding_vector_pg v JOIN entity e ON e.kb_id = $3 AND e.external_id = v.item_id WHERE v.set_id = $1)
+       SELECT t.id, (SELECT count(*) FROM d WHERE d.distance < t.distance OR (d.distance = t.distance AND d.id < t.id))::int + 1 AS rank
+         FROM d t WHERE t.id = ANY($4::int[])`, [set.id, literal(query), set.kbId, entityIds]);
+    const ranks = new Map<number, number | null>(entityIds.map((id) => [id, null]));
+    for (const r of rows) ranks.set(r.id, r.rank);
+    return ranks;
+  },
 });

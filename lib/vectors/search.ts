@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../db/transaction';
 import { entityMatrix, type EntitySetRef } from './cache';
-import { nearestRows } from './memory-search';
+import { nearestRows, ranksOfEntities } from './memory-search';
 import { pgvectorSearch } from './pgvector';
 
 /** One ranked entity: its external id, internal id (ties go to the lower) and cosine similarity. */
@@ -18,6 +18,8 @@ export interface RankedEntity {
 export interface VectorSearch {
   readonly kind: 'pgvector' | 'memory';
   nearest(set: EntitySetRef, queries: Float32Array[], k: number): Promise<RankedEntity[][]>;
+  /** Where the given entities (internal ids) rank for the query: 1 is first; null without a vector. */
+  rankOf(set: EntitySetRef, query: Float32Array, entityIds: number[]): Promise<Map<number, number | null>>;
 }
 
 export const memorySearch = (db: Queryable): VectorSearch => ({
@@ -25,6 +27,9 @@ export const memorySearch = (db: Queryable): VectorSearch => ({
   async nearest(set, queries, k) {
     const m = await entityMatrix(db, set);
     return queries.map((q) => nearestRows(m, q, k).map(({ row, score }) => ({ id: m.externalIds[row]!, entityId: m.entityIds[row]!, score })));
+  },
+  async rankOf(set, query, entityIds) {
+    return ranksOfEntities(await entityMatrix(db, set), query, entityIds);
   },
 });
 

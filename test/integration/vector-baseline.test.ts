@@ -8,6 +8,7 @@ import { importQueries } from '../../lib/queries/import';
 import { baselineSchema, runBaseline, startBaseline, type BaselineOptions } from '../../lib/queries/baseline';
 import { getRun, type RunTarget } from '../../lib/queries/runs';
 import { embeddingRanker } from '../../lib/vectors/baseline';
+import { vectorRankOf } from '../../lib/vectors/rank-of';
 import { EmbeddingImportError, importEmbeddings, type EmbeddingOwner } from '../../lib/vectors/import';
 import { readEmbeddingFile } from '../../lib/vectors/readers';
 import { listEmbeddingSets } from '../../lib/vectors/sets';
@@ -85,6 +86,16 @@ describe('vector baseline from imported embeddings', () => {
     expect(rankings).toEqual([byAngle(7), byAngle(100), []]);
     expect(rankings[1]!.slice(0, 3)).toEqual(['e7', 'e6', 'e8']);
     expect(ranker.missing()).toBe(1);
+  });
+
+  it('gives the rank of chosen entities for a query vector, as the full ranking orders them', async () => {
+    const { rows } = await pool().query<{ external_id: string; id: number }>('SELECT external_id, id FROM entity WHERE kb_id = $1', [kbId]);
+    const id = new Map(rows.map((r) => [r.external_id, r.id]));
+    const found = await vectorRankOf(pool(), kbId, 'toy', at(100, 5), [id.get('e7')!, id.get('e8')!, id.get('e0')!, 999_999]);
+    expect(found!.total).toBe(N);
+    expect([...found!.ranks]).toEqual([[id.get('e7'), 1], [id.get('e8'), 3], [id.get('e0'), 12], [999_999, null]]);
+    expect(await vectorRankOf(pool(), kbId, 'other', at(100), [id.get('e7')!])).toBeNull();
+    await expect(vectorRankOf(pool(), kbId, 'toy', [1, 0, 0], [])).rejects.toThrow('vector: has 3 values; "toy" has 2 dimensions');
   });
 
   it('scores the vector run: q1 finds its answer second, q2 first, q3 has no vector', async () => {
