@@ -4,6 +4,9 @@ import { BM25_DEFAULTS } from '../retrieval/bm25';
 import { buildIndexInBackground, currentIndex } from '../retrieval/bm25-index';
 import { bm25RankOf } from '../retrieval/bm25-rank-of';
 import { tokenise } from '../retrieval/tokenise';
+import { embedTexts, type EmbeddingsEndpoint } from '../vectors/embed-text';
+import { vectorRankOf } from '../vectors/rank-of';
+import { listEmbeddingSets } from '../vectors/sets';
 
 /**
  * How hard a query is for the baselines, while it is written: where each baseline ranks the seed and the
@@ -30,9 +33,9 @@ export interface RankedEntity {
   label: DifficultyLabel;
 }
 
-/** One baseline's view of the query. A list of these, so a vector baseline can sit beside BM25. */
+/** One baseline's view of the query: BM25, and the vector baseline when the knowledge base has embeddings. */
 export interface BaselineRanks {
-  baseline: 'bm25';
+  baseline: 'bm25' | 'vector';
   name: string;
   /** Entities the baseline ranks (the knowledge base's size). */
   entities: number;
@@ -43,7 +46,9 @@ export interface BaselineRanks {
 export type BaselineOutcome =
   | ({ status: 'ranked' } & BaselineRanks)
   /** The ranking index of the knowledge base is not built (yet), or a re-import made it stale. */
-  | { status: 'no-index'; baseline: 'bm25'; name: string };
+  | { status: 'no-index'; baseline: 'bm25'; name: string }
+  /** The embeddings service could not embed the query (down, refused, wrong dimension). */
+  | { status: 'unavailable'; baseline: 'vector'; name: string; reason: string };
 
 export interface DifficultyCheck {
   /** The draft version the check read; 0 before the first save. */
@@ -63,6 +68,39 @@ interface Named {
   name: string;
 }
 
+type Ranks = { entities: number; rankOf: (id: number) => number | null };
+type Asked = Named & { seed: boolean };
+
+function ranked(baseline: BaselineRanks['baseline'], name: string, ranks: Ranks, asked: Asked[]): BaselineRanks & { status: 'ranked' } {
+  const entity = ({ seed: _, ...e }: Asked): RankedEntity => {
+    const rank = ranks.rankOf(e.entityId);
+    return { ...e, rank, label: difficultyLabel(rank) };
+  };
+  return {
+    status: 'ranked', baseline, name, entities: ranks.entities,
+    seed: entity(asked.find((e) => e.seed)!), answers: asked.filter((e) => !e.seed).map(entity),
+  };
+}
+
+/**
+ * The vector baseline's ranks, when the knowledge base has entity embeddings and an embeddings service can
+ * embed the text: the set named as the service's model, else the knowledge base's only set. Null when there is
+ * no such set (nothing to show); 'unavailable' with the reason when the service fails.
+ */
+async function vectorOutcome(db: Database, kbId: number, text: string, asked: Asked[], endpoint: EmbeddingsEndpoint): Promise<BaselineOutcome | null> {
+  const sets = await listEmbeddingSets(db, kbId);
+  const set = sets.find((s) => s.name === endpoint.model) ?? (sets.length === 1 ? sets[0] : undefined);
+  if (!set) return null;
+  const name = `Vector (${set.name})`;
+  try {
+    const [vector] = await embedTexts(endpoint, [text]);
+    const found = await vectorRankOf(db, kbId, set.name, vector!, asked.map((e) => e.entityId));
+    return found && ranked('vector', name, { entities: found.total, rankOf: (id) => found.ranks.get(id) ?? null }, asked);
+  } catch (err) {
+    return { status: 'unavailable', baseline: 'vector', name, reason: (err as Error).message };
+  }
+}
+
 /**
  * BM25's rank of each of `entityIds` for `text`, with the number of entities ranked; null when the knowledge
  * base has no current index. Uses the default index (no relation lines, no stop words, no stemming) and k1, b.
@@ -77,38 +115,35 @@ export async function bm25Ranks(db: Queryable, kbId: number, text: string, entit
 /**
  * The difficulty of an assignment's saved draft: its text as last autosaved, its seed and the entities its
  * annotator judged relevant. Who may ask is the route's business; this reads any assignment. Without a current
- * index, `startBuild` starts building one in the background (the answer says it is not there yet).
+ * index, `startBuild` starts building one in the background (the answer says it is not there yet). With an
+ * embeddings service (`embeddings`) the vector baseline ranks them too; the target concerns BM25 alone.
  */
-export async function assignmentDifficulty(db: Database, assignmentId: number, opts: { startBuild?: boolean } = {}): Promise<DifficultyCheck> {
+export async function assignmentDifficulty(db: Database, assignmentId: number, opts: { startBuild?: boolean; embeddings?: EmbeddingsEndpoint | null } = {}): Promise<DifficultyCheck> {
   const { rows: [a] } = await db.query<{ kbId: number; seedId: number; text: string | null; version: number | null; target: number | null }>(
     `SELECT c.kb_id AS "kbId", a.entity_id AS "seedId", d.text, d.version, c.bm25_target AS target
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id LEFT JOIN query_draft d ON d.assignment_id = a.id
       WHERE a.id = $1`, [assignmentId]);
   if (!a) throw notFound(`No assignment ${assignmentId}`);
-  const { rows: entities } = await db.query<Named & { seed: boolean }>(
+  const { rows: asked } = await db.query<Asked>(
     `SELECT e.id AS "entityId", e.external_id AS "externalId", e.name, e.id = $3 AS seed
        FROM entity e
       WHERE e.kb_id = $2 AND (e.id = $3 OR e.id IN (SELECT j.entity_id FROM judgment j WHERE j.assignment_id = $1 AND j.label = 'relevant'))
       ORDER BY e.name, e.id`, [assignmentId, a.kbId, a.seedId]);
   const text = a.text ?? '';
   const check = { version: a.version ?? 0, hasQuery: tokenise(text).length > 0, target: a.target };
-  const ranks = await bm25Ranks(db, a.kbId, text, entities.map((e) => e.entityId));
+  const [ranks, vector] = await Promise.all([
+    bm25Ranks(db, a.kbId, text, asked.map((e) => e.entityId)),
+    opts.embeddings && check.hasQuery ? vectorOutcome(db, a.kbId, text, asked, opts.embeddings) : null,
+  ]);
+  const others = vector ? [vector] : [];
   if (!ranks) {
     if (opts.startBuild) buildIndexInBackground(db, a.kbId);
-    return { ...check, baselines: [{ status: 'no-index', baseline: 'bm25', name: 'BM25' }], withinTarget: [] };
+    return { ...check, baselines: [{ status: 'no-index', baseline: 'bm25', name: 'BM25' }, ...others], withinTarget: [] };
   }
-  const ranked = entities.map(({ seed, ...e }) => {
-    const rank = ranks.rankOf(e.entityId);
-    return { seed, entity: { ...e, rank, label: difficultyLabel(rank) } };
-  });
-  const bm25: BaselineRanks = {
-    baseline: 'bm25', name: 'BM25', entities: ranks.entities,
-    seed: ranked.find((r) => r.seed)!.entity,
-    answers: ranked.filter((r) => !r.seed).map((r) => r.entity),
-  };
-  const withinTarget = a.target === null ? [] : ranked.filter((r) => r.entity.rank !== null && r.entity.rank <= a.target!)
-    .map((r) => ({ ...r.entity, seed: r.seed })).sort((x, y) => Number(y.seed) - Number(x.seed));
-  return { ...check, baselines: [{ status: 'ranked', ...bm25 }], withinTarget };
+  const bm25 = ranked('bm25', 'BM25', ranks, asked);
+  const withinTarget = a.target === null ? [] : [bm25.seed, ...bm25.answers]
+    .filter((e) => e.rank !== null && e.rank <= a.target!).map((e) => ({ ...e, seed: e.entityId === a.seedId }));
+  return { ...check, baselines: [bm25, ...others], withinTarget };
 }
 
 /** What an approved query keeps in its metadata: BM25's ranks of its seed and answers, by external id. */

@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimNext } from '../../lib/authoring/assignments';
 import { createCampaign } from '../../lib/authoring/campaigns';
@@ -17,6 +22,8 @@ import { storeEvaluation, type RunTarget } from '../../lib/queries/runs';
 import { getQuerySet } from '../../lib/queries/sets';
 import type { SourcedQuery } from '../../lib/queries/types';
 import { ensureIndex } from '../../lib/retrieval/bm25-index';
+import { importEmbeddings } from '../../lib/vectors/import';
+import { readEmbeddingFile } from '../../lib/vectors/readers';
 import { db, openAppDatabase, pool } from '../support/app-database';
 import type { TestDatabase } from '../support/test-database';
 
@@ -173,6 +180,56 @@ describe('difficulty of an assignment', () => {
       await ensureIndex(pool(), kbId, false);
     }
     expect((await assignmentDifficulty(pool(), a.id)).withinTarget.map((e) => e.externalId)).toEqual(['11']);
+  });
+});
+
+describe('the vector baseline beside BM25', () => {
+  it('ranks the seed and answers by the embedded draft when the knowledge base has embeddings and a service embeds it', async () => {
+    // Entity i points at 30i degrees; the service embeds a text mentioning brass at 10 degrees, others at 85.
+    const at = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-difficulty-'));
+    const file = { path: path.join(dir, 'toy.jsonl'), name: 'toy.jsonl' };
+    fs.writeFileSync(file.path, ENTITIES.map((e, i) => JSON.stringify({ id: e.externalId, vector: at(30 * i) })).join('\n') + '\n');
+    await importEmbeddings(pool(), readEmbeddingFile(file, null), { kbId, querySetId: null }, { name: 'toy', fileName: file.name, userId: null });
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const { model, input } = JSON.parse(raw) as { model: string; input: string[] };
+        if (model !== 'toy') return void res.writeHead(404).end(`no model ${model}`);
+        res.writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: at(/brass/i.test(t) ? 10 : 85) })) }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const ann = await createUser(db(), { email: 'ann3-difficulty@example.org', name: 'ann3', password: 'a long password', role: Role.ANNOTATOR });
+      const { id: campaignId } = await createCampaign(pool(), kbId, {
+        name: 'vectors', guidelines: 'g', annotatorsPerSeed: 1, leaseMinutes: 60, leakPolicy: 'warn', querySet: 'vector-questions', annotatorIds: [ann!.id], open: true,
+      }, { mode: 'list', text: '10\n', file: 'seeds.txt' }, null);
+      const a = (await claimNext(pool(), campaignId, ann!.id))!;
+      let { version } = await saveDraft(pool(), a.id, ann!.id, { text: 'Which brass lamp reads well?', version: 0 });
+      await judge(pool(), a.id, ann!.id, { entityId: idOf.get('drift')!, label: 'relevant', version: 0 });
+      const ranks = (check: Awaited<ReturnType<typeof assignmentDifficulty>>) =>
+        check.baselines.map((b) => (b.status === 'ranked' ? [b.name, b.entities, b.seed.rank, b.answers.map((e) => e.rank)] : [b.name, b.status]));
+
+      const near = await assignmentDifficulty(pool(), a.id, { embeddings: { url, model: 'toy' } });
+      const bm25 = await referenceRanks('Which brass lamp reads well?');
+      // At 10 degrees: Aurora (0) first, Drift (90) fourth.
+      expect(ranks(near)).toEqual([['BM25', 6, bm25.get(idOf.get('aurora')!), [bm25.get(idOf.get('drift')!)]], ['Vector (toy)', 6, 1, [4]]]);
+      ({ version } = await saveDraft(pool(), a.id, ann!.id, { text: 'Which ceramic lamp has a dimmer?', version }));
+      // At 85 degrees: Drift first, Aurora last.
+      expect(ranks(await assignmentDifficulty(pool(), a.id, { embeddings: { url, model: 'toy' } }))[1]).toEqual(['Vector (toy)', 6, 6, [1]]);
+      // A service that refuses says why, and BM25 still answers; without a service there is no vector baseline.
+      const refused = await assignmentDifficulty(pool(), a.id, { embeddings: { url, model: 'other' } });
+      expect(ranks(refused).map((r) => r.slice(0, 2))).toEqual([['BM25', 6], ['Vector (toy)', 'unavailable']]);
+      expect(refused.baselines[1]).toMatchObject({ reason: expect.stringMatching(/answered 404: no model other/) });
+      expect((await assignmentDifficulty(pool(), a.id)).baselines.map((b) => b.baseline)).toEqual(['bm25']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

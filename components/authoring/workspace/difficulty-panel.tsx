@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DifficultyCheck, DifficultyLabel, RankedEntity } from '@/lib/authoring/difficulty';
+import type { BaselineOutcome, DifficultyCheck, DifficultyLabel, RankedEntity } from '@/lib/authoring/difficulty';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, entityPage } from '../api';
 
@@ -22,6 +22,36 @@ function Label({ label }: { label: DifficultyLabel }) {
 
 const rankWords = (e: RankedEntity, entities: number) => (e.rank === null ? `not retrieved (of ${count(entities)})` : `rank ${count(e.rank)} of ${count(entities)}`);
 
+/** One baseline's ranks of the seed and the answers, or why it has none. */
+function Baseline({ outcome: b, kbSlug }: { outcome: BaselineOutcome; kbSlug: string }) {
+  if (b.status === 'no-index') {
+    return <p className="text-slate-600" data-testid={`difficulty-${b.baseline}`}>{b.name}: difficulty check available once the search index is built (it is being built now).</p>;
+  }
+  if (b.status === 'unavailable') {
+    return <p className="break-words text-slate-600" data-testid={`difficulty-${b.baseline}`}>{b.name}: not available, the query could not be embedded ({b.reason}).</p>;
+  }
+  return (
+    <div className="space-y-1" data-testid={`difficulty-${b.baseline}`}>
+      <p data-testid={`difficulty-${b.baseline}-seed`}>
+        {b.seed.rank === null
+          ? <>{b.name} does not retrieve the seed ({count(b.entities)} entities ranked): </>
+          : <>{b.name} finds the seed at rank {count(b.seed.rank)} of {count(b.entities)}: </>}
+        <Label label={b.seed.label} />
+      </p>
+      {b.answers.length > 0 && (
+        <ul className="ml-4 list-disc space-y-0.5 text-xs text-slate-700" aria-label={`${b.name} ranks of the answers judged relevant`}>
+          {b.answers.map((e) => (
+            <li key={e.entityId} className="break-words">
+              <a href={entityPage(kbSlug, e.entityId)} target="_blank" rel="noreferrer" className="text-blue-700 hover:underline">{e.name}</a>
+              {': '}{rankWords(e, b.entities)} <Label label={e.label} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /**
  * How hard the query is for the baselines, as last saved: where each ranks the seed and the answers judged
  * relevant so far, and a warning when the campaign's target says they rank too high. Asked again after every
@@ -41,30 +71,7 @@ export function DifficultyPanel({ assignmentId, kbSlug, savedVersion, relevant }
 
   return (
     <div className="space-y-3 text-sm" data-testid="difficulty" aria-live="polite" aria-busy={check.isFetching}>
-      {data.baselines.map((b) => b.status === 'no-index' ? (
-        <p key={b.baseline} className="text-slate-600" data-testid={`difficulty-${b.baseline}`}>
-          {b.name}: difficulty check available once the search index is built (it is being built now).
-        </p>
-      ) : (
-        <div key={b.baseline} className="space-y-1" data-testid={`difficulty-${b.baseline}`}>
-          <p data-testid={`difficulty-${b.baseline}-seed`}>
-            {b.seed.rank === null
-              ? <>{b.name} does not retrieve the seed (the query shares no word with it; {count(b.entities)} entities): </>
-              : <>{b.name} finds the seed at rank {count(b.seed.rank)} of {count(b.entities)}: </>}
-            <Label label={b.seed.label} />
-          </p>
-          {b.answers.length > 0 && (
-            <ul className="ml-4 list-disc space-y-0.5 text-xs text-slate-700" aria-label={`${b.name} ranks of the answers judged relevant`}>
-              {b.answers.map((e) => (
-                <li key={e.entityId} className="break-words">
-                  <a href={entityPage(kbSlug, e.entityId)} target="_blank" rel="noreferrer" className="text-blue-700 hover:underline">{e.name}</a>
-                  {': '}{rankWords(e, b.entities)} <Label label={e.label} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      ))}
+      {data.baselines.map((b) => <Baseline key={b.baseline} outcome={b} kbSlug={kbSlug} />)}
       {data.withinTarget.length > 0 && (
         <div role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900" data-testid="difficulty-target-warning">
           <p>
