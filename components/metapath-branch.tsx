@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { EntityDetail } from '@/lib/kb/entity';
-import { movesFrom, MAX_STEPS, type MetapathSchema, type MetapathStart, type MetapathStep } from '@/lib/kb/metapath';
+import type { MetapathSchema, MetapathStart, MetapathStep } from '@/lib/kb/metapath';
+import { movesFrom, MAX_STEPS } from '@/lib/kb/metapath-moves';
 import { EntityPicker } from './entity-picker';
 
 export interface BranchState {

@@ -3,29 +3,15 @@ import { Params } from '../db/params';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import type { Direction } from './entity';
 import { buildIndexInBackground, currentIndex, type Bm25Index } from '../retrieval/bm25-index';
+import { MAX_STEPS, type SchemaTriple } from './metapath-moves';
 import { textPage } from './metapath-text';
 
-
-/** One (source type, relation, target type) combination the knowledge base has, with its edge count. */
-export interface SchemaTriple {
-  sourceType: string;
-  relation: string;
-  targetType: string;
-  edgeCount: number;
-}
+export { MAX_STEPS, movesFrom, type MetapathMove, type SchemaTriple } from './metapath-moves';
 
 export interface MetapathSchema {
   types: { name: string; entityCount: number }[];
   relations: string[];
   triples: SchemaTriple[];
-}
-
-/** A step a metapath can take from an entity of some type: an edge walked forwards (out) or backwards (in). */
-export interface MetapathMove {
-  relation: string;
-  direction: Direction;
-  targetType: string;
-  edgeCount: number;
 }
 
 export interface MetapathStep {
@@ -41,8 +27,6 @@ export interface Metapath {
   start: MetapathStart;
   steps: MetapathStep[];
 }
-
-export const MAX_STEPS = 4;
 
 export interface MetapathOptions {
   limit: number;
@@ -119,16 +103,6 @@ export async function metapathSchema(db: Queryable, kbId: number): Promise<Metap
     relations: relations.rows.map((r) => r.name),
     triples: triples.rows.map((t) => ({ ...t, edgeCount: Number(t.edgeCount) })),
   };
-}
-
-/** The moves that exist from entities of `type`: its outgoing triples forwards, its incoming ones backwards. */
-export function movesFrom(triples: SchemaTriple[], type: string): MetapathMove[] {
-  const moves: MetapathMove[] = [];
-  for (const t of triples) {
-    if (t.sourceType === type) moves.push({ relation: t.relation, direction: 'out', targetType: t.targetType, edgeCount: t.edgeCount });
-    if (t.targetType === type) moves.push({ relation: t.relation, direction: 'in', targetType: t.sourceType, edgeCount: t.edgeCount });
-  }
-  return moves.sort((a, b) => a.relation.localeCompare(b.relation) || a.direction.localeCompare(b.direction) || a.targetType.localeCompare(b.targetType));
 }
 
 /** The knowledge base's type and relation ids and its triples, to turn a metapath's names into ids. */
