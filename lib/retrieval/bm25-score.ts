@@ -25,10 +25,12 @@ export interface Scored {
 // (8 bytes each), least recently used first out; lengths of the last few indexes used.
 const POSTING_BUDGET = 8_000_000;
 const LENGTH_INDEXES = 4;
-const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<number, Lengths>; __skbBm25Cached?: { n: number } };
+const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<string, Lengths>; __skbBm25Cached?: { n: number } };
 const postingCache = (globalForCache.__skbBm25Postings ??= new Map());
 const lengthCache = (globalForCache.__skbBm25Lengths ??= new Map());
 const cached = (globalForCache.__skbBm25Cached ??= { n: 0 });
+/** An index's key in the caches: its id, and statistics that tell apart indexes of the same id in other databases (tests use several). */
+const cacheKey = (index: Bm25Index) => `${index.id}:${index.docs}:${index.avgLength}`;
 
 /** Packed (int4, int4) pairs as PostgreSQL sends them (big-endian), unpacked. */
 function unpack(buf: Buffer): [Int32Array, Int32Array] {
@@ -42,16 +44,17 @@ function unpack(buf: Buffer): [Int32Array, Int32Array] {
   return [a, b];
 }
 
-async function documentLengths(db: Queryable, indexId: number): Promise<Lengths> {
-  const hit = lengthCache.get(indexId);
+async function documentLengths(db: Queryable, index: Bm25Index): Promise<Lengths> {
+  const key = cacheKey(index);
+  const hit = lengthCache.get(key);
   if (hit) {
-    lengthCache.delete(indexId);
-    lengthCache.set(indexId, hit);
+    lengthCache.delete(key);
+    lengthCache.set(key, hit);
     return hit;
   }
   const { rows: [row] } = await db.query<{ first: number | null; last: number | null; packed: Buffer | null }>(
     `SELECT min(entity_id) AS first, max(entity_id) AS last, string_agg(int4send(entity_id) || int4send(length), ''::bytea) AS packed
-       FROM bm25_doc WHERE index_id = $1`, [indexId]);
+       FROM bm25_doc WHERE index_id = $1`, [index.id]);
   const first = row?.first ?? 0;
   const lengths = new Int32Array(row?.last == null ? 0 : row.last - first + 1);
   if (row?.packed) {
@@ -59,17 +62,18 @@ async function documentLengths(db: Queryable, indexId: number): Promise<Lengths>
     ids.forEach((id, i) => { lengths[id - first] = ls[i]!; });
   }
   const result = { first, lengths };
-  lengthCache.set(indexId, result);
+  lengthCache.set(key, result);
   if (lengthCache.size > LENGTH_INDEXES) lengthCache.delete(lengthCache.keys().next().value!);
   return result;
 }
 
 /** The postings of these terms, from the cache or read in one query. */
-async function postingsOf(db: Queryable, indexId: number, termIds: number[]): Promise<Map<number, Postings>> {
+async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): Promise<Map<number, Postings>> {
+  const prefix = cacheKey(index);
   const result = new Map<number, Postings>();
   const missing: number[] = [];
   for (const id of termIds) {
-    const key = `${indexId}:${id}`;
+    const key = `${prefix}:${id}`;
     const hit = postingCache.get(key);
     if (hit) {
       postingCache.delete(key);
@@ -82,12 +86,12 @@ async function postingsOf(db: Queryable, indexId: number, termIds: number[]): Pr
   if (!missing.length) return result;
   const { rows } = await db.query<{ id: number; packed: Buffer }>(
     `SELECT term_id AS id, string_agg(int4send(entity_id) || int4send(tf), ''::bytea) AS packed
-       FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [indexId, missing]);
+       FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [index.id, missing]);
   for (const row of rows) {
     const [entities, tfs] = unpack(row.packed);
     const postings = { entities, tfs };
     result.set(row.id, postings);
-    postingCache.set(`${indexId}:${row.id}`, postings);
+    postingCache.set(`${prefix}:${row.id}`, postings);
     cached.n += entities.length;
   }
   for (const [key, p] of postingCache) {
@@ -137,18 +141,20 @@ function topOf(scores: Float64Array, touched: Int32Array, count: number, first: 
 
 /**
  * Okapi BM25 over the index, term at a time: every distinct query term (analysed as the index's documents
- * were) counts once, any term may match, the term weights (see `termWeight`) are summed per entity, ties go
- * to the lower entity id, and the top `depth` entities come back with their scores. Only the postings of the
- * query's terms are read.
+ * were) counts once, any term may match, and the term weights (see `termWeight`) are summed per entity into
+ * an array over the documents. Only the postings of the query's terms are read. `visit` sees each query's
+ * scores (`scores[slot]`, entity id `slot + first`, positive for the `count` slots listed in `touched`)
+ * before they are cleared for the next.
  */
-export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<Scored[][]> {
+async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[],
+  visit: (scores: Float64Array, touched: Int32Array, count: number, first: number) => T): Promise<T[]> {
   const queries = texts.map((text) => [...new Set(analyse(text, index.analyzer))]);
   const words = [...new Set(queries.flat())];
-  if (!words.length) return texts.map(() => []);
-  const { rows: terms } = await db.query<{ id: number; term: string; df: number }>(
-    'SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words]);
+  const { rows: terms } = words.length
+    ? await db.query<{ id: number; term: string; df: number }>('SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words])
+    : { rows: [] };
   const byWord = new Map(terms.map((t) => [t.term, t]));
-  const [lengths, postings] = await Promise.all([documentLengths(db, index.id), postingsOf(db, index.id, terms.map((t) => t.id))]);
+  const [lengths, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, terms.map((t) => t.id))]);
   const { first } = lengths;
   // Each document's length normalisation, computed once per call.
   const norm = new Float64Array(lengths.lengths.length);
@@ -169,10 +175,38 @@ export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Par
         scores[slot]! += (w * tf) / (tf + norm[slot]!);
       }
     }
-    const top = topOf(scores, touched, count, first, depth);
+    const result = visit(scores, touched, count, first);
     for (let k = 0; k < count; k++) scores[touched[k]!] = 0;
-    return top;
+    return result;
   });
+}
+
+/** For each text, the top `depth` entities by BM25 with their scores, best first, ties to the lower entity id. */
+export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<Scored[][]> {
+  return accumulate(db, index, params, texts, (scores, touched, count, first) => topOf(scores, touched, count, first, depth));
+}
+
+/**
+ * Where BM25 ranks each of `entityIds` for `text` in the full ranking (1 + the entities scoring higher, or the
+ * same with a lower id), and how many entities share a word with the text; an entity sharing none has no rank
+ * (left out of the map).
+ */
+export async function bm25Positions(db: Queryable, index: Bm25Index, params: Bm25Params, text: string, entityIds: number[]): Promise<{ ranks: Map<number, number>; matched: number }> {
+  const [result] = await accumulate(db, index, params, [text], (scores, touched, count, first) => {
+    const ranks = new Map<number, number>();
+    for (const id of entityIds) {
+      const target = { entityId: id, score: scores[id - first] ?? 0 };
+      if (!(target.score > 0)) continue;
+      let rank = 1;
+      for (let k = 0; k < count; k++) {
+        const slot = touched[k]!;
+        if (better({ entityId: slot + first, score: scores[slot]! }, target)) rank += 1;
+      }
+      ranks.set(id, rank);
+    }
+    return { ranks, matched: count };
+  });
+  return result!;
 }
 
 /** `scoreBm25`'s rankings as external ids, for the baseline run. */

@@ -5,7 +5,7 @@ import { memorySource, type InMemoryKnowledgeBase } from '../../lib/ingest/memor
 import { processStart } from '../../lib/ingest/owner';
 import { BM25_DEFAULTS } from '../../lib/retrieval/bm25';
 import { buildIndexInBackground, currentIndex, ensureIndex, removeAbandonedBuilds, type Bm25Index } from '../../lib/retrieval/bm25-index';
-import { scoreBm25 } from '../../lib/retrieval/bm25-score';
+import { bm25Positions, scoreBm25 } from '../../lib/retrieval/bm25-score';
 import { openAppDatabase, pool } from '../support/app-database';
 import type { TestDatabase } from '../support/test-database';
 
@@ -64,6 +64,24 @@ describe('BM25 analyzer options', () => {
     // Query words are stemmed as the documents were: "Bowels" meets "bowel".
     expect(await names(kbId, stemmed, 'Bowels')).toEqual(['a']);
     expect(await names(kbId, plain, 'Bowels')).toEqual([]);
+  });
+});
+
+describe('BM25 positions of chosen entities', () => {
+  it('are their places in the full ranking; entities sharing no word have none', async () => {
+    const kbId = await importKb('bm25-positions');
+    const index = (await currentIndex(pool(), kbId, false))!;
+    const text = 'the disease of the bowel';
+    const [top] = await scoreBm25(pool(), index, BM25_DEFAULTS, [text], 10);
+    const { rows } = await pool().query<{ id: number }>('SELECT id FROM entity WHERE kb_id = $1 ORDER BY id', [kbId]);
+    const all = rows.map((r) => r.id);
+    const { ranks, matched } = await bm25Positions(pool(), index, BM25_DEFAULTS, text, all);
+    expect(matched).toBe(top!.length);
+    expect([...ranks].sort((x, y) => x[1] - y[1])).toEqual(top!.map((s, i) => [s.entityId, i + 1]));
+    // Only the first entity speaks of the bowel.
+    const only = await bm25Positions(pool(), index, BM25_DEFAULTS, 'bowel', all);
+    expect(only.matched).toBe(1);
+    expect([...only.ranks]).toEqual([[all[0], 1]]);
   });
 });
 
