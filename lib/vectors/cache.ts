@@ -1,13 +1,16 @@
 import type { Queryable } from '../db/transaction';
 import { entityVectorPages } from './sets';
+import { ScoreKernel } from './kernel';
 import { readVector } from './vector';
 
-/** An entity embedding set in process memory: row i is the unit vector of entity `entityIds[i]`. */
+/**
+ * An entity embedding set in process memory: row i of the kernel's vectors is the unit vector of entity
+ * `entityIds[i]`; `count` rows are filled.
+ */
 export interface EntityMatrix {
   setId: number;
-  dimension: number;
   count: number;
-  vectors: Float32Array;
+  kernel: ScoreKernel;
   entityIds: Int32Array;
   externalIds: string[];
 }
@@ -32,19 +35,19 @@ function budgetBytes(): number {
 }
 
 async function load(db: Queryable, set: EntitySetRef): Promise<EntityMatrix> {
-  const vectors = new Float32Array(set.count * set.dimension);
+  const kernel = new ScoreKernel(set.count, set.dimension);
   const entityIds = new Int32Array(set.count);
   const externalIds: string[] = [];
   let n = 0;
   for await (const page of entityVectorPages(db, set)) {
     for (const row of page) {
-      if (n === set.count || !readVector(row.vector, vectors, n * set.dimension, set.dimension)) continue;
+      if (n === set.count || !readVector(row.vector, kernel.vectors, n * kernel.stride, set.dimension)) continue;
       entityIds[n] = row.entityId;
       externalIds.push(row.itemId);
       n++;
     }
   }
-  return { setId: set.id, dimension: set.dimension, count: n, vectors, entityIds, externalIds };
+  return { setId: set.id, count: n, kernel, entityIds, externalIds };
 }
 
 /** The set's vectors, read from the database once per process and kept until the set or the knowledge base changes. */
@@ -58,7 +61,7 @@ export async function entityMatrix(db: Queryable, set: EntitySetRef): Promise<En
     return hit.matrix;
   }
   for (const [k, entry] of loaded) if (entry.setId === set.id) loaded.delete(k);
-  const bytes = set.count * (set.dimension * 4 + 4 + 64);
+  const bytes = set.count * (Math.ceil(set.dimension / 16) * 64 + 8 + 64);
   let total = bytes;
   for (const entry of loaded.values()) total += entry.bytes;
   for (const [k, entry] of loaded) {

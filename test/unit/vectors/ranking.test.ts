@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fuseRankings } from '../../../lib/vectors/fusion';
-import { nearestRows } from '../../../lib/vectors/memory-search';
+import { ScoreKernel } from '../../../lib/vectors/kernel';
+import { nearestRows, ranksOfEntities } from '../../../lib/vectors/memory-search';
 import { TopK } from '../../../lib/vectors/topk';
 import { mulberry32 } from '../../../lib/random';
 
@@ -19,21 +20,35 @@ describe('top-k heap', () => {
 });
 
 describe('exact cosine scan', () => {
-  it('agrees with sorting every dot product (odd dimension, so the unrolled loop has a tail)', () => {
-    const rand = mulberry32(3);
-    const dimension = 7;
-    const count = 300;
-    const vectors = Float32Array.from({ length: count * dimension }, () => rand() - 0.5);
-    const entityIds = Int32Array.from({ length: count }, (_, i) => 1000 - i);
-    const query = Float32Array.from({ length: dimension }, () => rand() - 0.5);
-    const dots = Array.from({ length: count }, (_, row) => {
-      let s = 0;
-      for (let j = 0; j < dimension; j++) s += vectors[row * dimension + j]! * query[j]!;
-      return { row, s };
+  /** A matrix of random rows (odd dimension: rows are padded for the SIMD kernel) and its dot products done plainly. */
+  function random(count: number, dimension: number, seed: number) {
+    const rand = mulberry32(seed);
+    const kernel = new ScoreKernel(count, dimension);
+    const rows = Array.from({ length: count }, (_, row) => {
+      const v = Array.from({ length: dimension }, () => rand() - 0.5);
+      kernel.vectors.set(v, row * kernel.stride);
+      return v;
     });
-    const expected = dots.sort((a, b) => b.s - a.s).slice(0, 10).map((d) => d.row);
-    const found = nearestRows({ setId: 1, dimension, count, vectors, entityIds, externalIds: [] }, query, 10);
-    expect(found.map((f) => f.row)).toEqual(expected);
+    const query = Float32Array.from({ length: dimension }, () => rand() - 0.5);
+    const dots = rows.map((v) => v.reduce((sum, x, j) => sum + Math.fround(x) * query[j]!, 0));
+    const entityIds = Int32Array.from({ length: count }, (_, i) => 1000 - i);
+    return { matrix: { setId: 1, count, kernel, entityIds, externalIds: [] }, query, dots };
+  }
+
+  it('scores every row as its dot product with the query', () => {
+    for (const dimension of [1, 7, 16, 40]) {
+      const { matrix, query, dots } = random(50, dimension, dimension);
+      const scores = matrix.kernel.score(query);
+      dots.forEach((d, row) => expect(scores[row]).toBeCloseTo(d, 5));
+    }
+  });
+
+  it('agrees with sorting every dot product, and ranks chosen entities as that order does', () => {
+    const { matrix, query, dots } = random(300, 7, 3);
+    const order = dots.map((s, row) => ({ row, s })).sort((a, b) => b.s - a.s).map((d) => d.row);
+    expect(nearestRows(matrix, query, 10).map((f) => f.row)).toEqual(order.slice(0, 10));
+    const ranks = ranksOfEntities(matrix, query, [matrix.entityIds[order[0]!]!, matrix.entityIds[order[299]!]!, 5]);
+    expect([...ranks.values()]).toEqual([1, 300, null]);
   });
 });
 
