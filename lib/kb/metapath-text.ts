@@ -36,7 +36,7 @@ export async function textPage(db: Queryable, index: Bm25Index | null, text: { q
       words: query.words,
       ctes: [...match.ctes, `hits AS MATERIALIZED (
          SELECT m.entity_id AS id, m.score, m.words, x.name, x.degree FROM matched m JOIN entity x ON x.kb_id = ${kb} AND x.id = m.entity_id)`],
-      page: `SELECT h.id, h.name, h.degree, h.score, cardinality(h.words) AS covered, ${snippetSql(p, match.all, 'x.text', 'h.words')} AS snippet
+      page: `SELECT h.id, h.name, h.degree, h.score, cardinality(h.words) AS covered, ${snippetSql(p, match.list, 'x.text', 'h.words')} AS snippet
          FROM (SELECT * FROM hits ORDER BY ${BY_SCORE('score')}, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
          JOIN entity x ON x.kb_id = ${kb} AND x.id = h.id
         ORDER BY ${BY_SCORE('h.score')}, h.degree DESC, h.name, h.id`,

@@ -52,16 +52,21 @@ interface Term {
   df: number;
 }
 
-/**
- * The query's terms: its words, then the words only excluded clauses use. `known` holds those the index has
- * (a word it lacks occurs in no document).
- */
-async function lookupTerms(db: Queryable, index: Bm25Index, query: SearchQuery): Promise<{ all: string[]; known: Map<string, Term> }> {
+/** The query's terms: its words, then the words only excluded clauses use. */
+export interface TermList {
+  all: string[];
+  /** Those the index has (a word it lacks occurs in no document). */
+  known: Map<string, Term>;
+  /** Documents in the index. */
+  docs: number;
+}
+
+async function lookupTerms(db: Queryable, index: Bm25Index, query: SearchQuery): Promise<TermList> {
   const extra = query.strict ? query.strict.excluded.flat().filter((w) => !query.words.includes(w)) : [];
   const all = [...query.words, ...new Set(extra)];
   const { rows } = await db.query<{ term: string; id: number; df: number }>(
     'SELECT term, id, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, all]);
-  return { all, known: new Map(rows.map((r) => [r.term, { n: all.indexOf(r.term) + 1, id: r.id, df: r.df }])) };
+  return { all, known: new Map(rows.map((r) => [r.term, { n: all.indexOf(r.term) + 1, id: r.id, df: r.df }])), docs: index.docs };
 }
 
 /** SQL pieces shared by every statement: the index, the term weight, a table of terms. */
@@ -153,7 +158,8 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
  */
 export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery, opts: Bm25SearchOptions): Promise<Bm25SearchResult> {
   const empty = { total: 0, totalIsLowerBound: false, commonWords: [], hits: [] };
-  const { all, known } = await lookupTerms(db, index, query);
+  const terms = await lookupTerms(db, index, query);
+  const { all, known } = terms;
   const p = new Params();
   const s = new Scoring(p, index);
   const kb = p.add(kbId);
@@ -208,7 +214,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   ctes.push(`page AS MATERIALIZED (
      SELECT r.entity_id, r.score, r.words, g.degree FROM ranked r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
       ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`);
-  const snippet = snippetSql(p, all, 'e.text', 'pg.words');
+  const snippet = snippetSql(p, terms, 'e.text', 'pg.words');
   const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
     `WITH ${ctes.join(',\n')}
      SELECT (SELECT count(*) FROM matched)::int AS total,
@@ -226,14 +232,21 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   };
 }
 
+/** Words in more than this share of documents are not marked in snippets while rarer matched words are. */
+const UNMARKED_SHARE = 0.1;
+
 /**
- * SQL for a snippet of `text` marking the words (numbers `numbers`, an int[] expression, into `all`) that the
- * entity contains, as they are written: no stemming, as in the index.
+ * SQL for a snippet of `text` marking the words the entity contains (their numbers `numbers`, an int[]
+ * expression, into `terms.all`) as they are written: no stemming, as in the index. Words in more than a
+ * tenth of the documents ("the", "of" in a pasted question) are left unmarked, and do not pick the
+ * fragments, unless the entity contains no other word.
  */
-export function snippetSql(p: Params, all: string[], text: string, numbers: string): string {
-  const tsquery = `(SELECT to_tsquery('simple', string_agg(quote_literal(w.word), ' | '))
-      FROM unnest(${p.add(all)}::text[]) WITH ORDINALITY w(word, n) WHERE w.n = ANY(${numbers}))`;
-  return headlineSql('simple', text, tsquery);
+export function snippetSql(p: Params, terms: TermList, text: string, numbers: string): string {
+  const all = p.add(terms.all);
+  const common = p.add([...terms.known.values()].filter((t) => t.df > terms.docs * UNMARKED_SHARE).map((t) => t.n));
+  const tsquery = (only: string) => `(SELECT to_tsquery('simple', string_agg(quote_literal(w.word), ' | '))
+      FROM unnest(${all}::text[]) WITH ORDINALITY w(word, n) WHERE w.n = ANY(${numbers}) ${only})`;
+  return headlineSql('simple', text, `coalesce(${tsquery(`AND w.n <> ALL(${common}::int[])`)}, ${tsquery('')})`);
 }
 
 /** Index entries a probe of one entity's posting for one term costs, next to reading one posting in a scan. */
@@ -244,11 +257,12 @@ const PROBE_COST = 5;
  * `matched(entity_id, score, words)`: those containing any of its words (or satisfying its strict form), with
  * their BM25 score and the numbers of the words they contain. Each entity's postings are probed when the set
  * is small next to the query's postings, else the postings are read once and kept when in the set; a one-time
- * filter on the set's size picks the side of the UNION ALL that runs. `words` is the term list the numbers
+ * filter on the set's size picks the side of the UNION ALL that runs. `list` is the term list the numbers
  * refer to (for `snippetSql`). Null when nothing can match.
  */
-export async function matchWithinSql(db: Queryable, index: Bm25Index, query: SearchQuery, p: Params, kb: string, set: string): Promise<{ ctes: string[]; all: string[] } | null> {
-  const { all, known } = await lookupTerms(db, index, query);
+export async function matchWithinSql(db: Queryable, index: Bm25Index, query: SearchQuery, p: Params, kb: string, set: string): Promise<{ ctes: string[]; list: TermList } | null> {
+  const list = await lookupTerms(db, index, query);
+  const { known } = list;
   const terms = [...known.values()];
   if (!query.words.some((w) => known.has(w)) || (query.strict && !strictDriver(query.strict, known))) return null;
   const s = new Scoring(p, index);
@@ -257,7 +271,7 @@ export async function matchWithinSql(db: Queryable, index: Bm25Index, query: Sea
   const w = p.add(query.words.length);
   const condition = query.strict ? strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present') : 'cardinality(h.words) > 0';
   return {
-    all,
+    list,
     ctes: [
       `terms AS (${s.terms(terms)})`,
       `hit AS MATERIALIZED (

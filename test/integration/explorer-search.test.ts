@@ -199,13 +199,19 @@ describe('BM25 search of a pasted question', () => {
   it('ranks every entity with any of the words exactly when the postings fit the budget', async () => {
     const query = [...new Set(words(question))];
     expect(query).toHaveLength(20);
-    const { docs, score } = await reference(query);
+    const { docs, score, df } = await reference(query);
     const result = await searchEntities(pool(), kbId, { query: question, limit: 20, offset: 0, postingBudget: 1_000_000 });
     const matching = docs.filter((d) => query.some((w) => d.tf.has(w))).sort(byScore((d) => score(d, query)));
     expect(result).toMatchObject({ ranking: 'bm25', words: query, commonWords: [], totalIsLowerBound: false, total: matching.length });
     expect(result.hits.map((h) => h.id)).toEqual(matching.slice(0, 20).map((d) => d.id));
     expect(result.hits.map((h) => h.covered)).toEqual(matching.slice(0, 20).map((d) => query.filter((w) => d.tf.has(w)).length));
     for (const h of result.hits) expect(h.snippet).toContain(MATCH_START);
+    // Words in more than a tenth of the documents are not marked where rarer ones are.
+    const common = query.filter((w) => df(w) > docs.length / 10);
+    expect(common).toEqual(expect.arrayContaining(['the', 'of', 'and']));
+    const marked = [...result.hits[0]!.snippet.matchAll(/\u0002([^\u0003]*)\u0003/g)].map((m) => m[1]!.toLowerCase());
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked.every((m) => query.includes(m) && !common.includes(m))).toBe(true);
   });
 
   it('with common words past the budget, rescores the best matches of the rarer words with every word', async () => {
