@@ -10,9 +10,9 @@ import type { Clause, SearchQuery, StrictQuery } from './search-query';
  * pasted question) do not bring in candidates of their own: they only add to the scores of the best
  * RESCORED candidates of the rarer words.
  */
-export const POSTING_BUDGET = 20_000;
+export const POSTING_BUDGET = 5_000;
 /** Candidates rescored with the common words (more for a deep page). */
-export const RESCORED = 200;
+export const RESCORED = 100;
 
 export interface Bm25Hit {
   id: number;
@@ -87,6 +87,14 @@ class Scoring {
     return `${idfSql} * ${tf} * (${this.k1}::float8 + 1) / (${tf} + ${this.k1}::float8 * (1 - ${this.b}::float8 + ${this.b}::float8 * ${length} / ${this.avg}::float8))`;
   }
 
+  /**
+   * The document length of `entity`, as a scalar subquery: one primary-key probe per row, where a join
+   * would often be planned as a hash of every document's length.
+   */
+  length(entity: string): string {
+    return `(SELECT d.length FROM bm25_doc d WHERE d.index_id = ${this.index} AND d.entity_id = ${entity})`;
+  }
+
   /** `(term_id, n, idf)` rows for these terms. */
   terms(terms: Term[]): string {
     return `SELECT * FROM unnest(${this.p.add(terms.map((t) => t.id))}::int[], ${this.p.add(terms.map((t) => t.n))}::int[],
@@ -95,8 +103,8 @@ class Scoring {
 
   /**
    * `(score, words, present)` of the entity `entity` (length `length`) from probes of its postings of `terms`
-   * (CTE `(term_id, n, idf)`): the BM25 score and the words matched among the first `words` terms, and every
-   * term present. For a LATERAL join.
+   * (CTE `(term_id, n, idf)`; a primary-key probe per term): the BM25 score and the words matched among the
+   * first `words` terms, and every term present. For a LATERAL join.
    */
   probe(terms: string, entity: string, length: string, words: number): string {
     const w = this.p.add(words);
@@ -172,12 +180,11 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     if (!driver) return empty;
     ctes.push(
       `terms AS (${s.terms([...known.values()])})`,
-      `candidate AS MATERIALIZED (SELECT DISTINCT c.entity_id FROM bm25_posting c
-         WHERE c.index_id = ${s.index} AND c.term_id = ANY(${p.add(driver.map((t) => t.id))}::int[]) ${ofType('c.entity_id')})`,
+      `candidate AS MATERIALIZED (SELECT c.entity_id, ${s.length('c.entity_id')} AS length FROM (SELECT DISTINCT c.entity_id FROM bm25_posting c
+         WHERE c.index_id = ${s.index} AND c.term_id = ANY(${p.add(driver.map((t) => t.id))}::int[]) ${ofType('c.entity_id')}) c)`,
       `hit AS MATERIALIZED (
          SELECT c.entity_id, x.score, x.words, x.present FROM candidate c
-           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = c.entity_id
-          CROSS JOIN LATERAL (${s.probe('terms', 'c.entity_id', 'd.length', query.words.length)}) x)`,
+          CROSS JOIN LATERAL (${s.probe('terms', 'c.entity_id', 'c.length', query.words.length)}) x)`,
       `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
          WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`);
   } else {
@@ -190,12 +197,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     common = byDf.slice(cut);
     ctes.push(
       `essential AS (${s.terms(byDf.slice(0, cut))})`,
-      `matched AS MATERIALIZED (
-         SELECT e.entity_id, sum(${s.weight('q.idf', 'e.tf', 'd.length')}) AS score, array_agg(q.n) AS words
+      // Postings grouped by entity first, so each entity's length is read once.
+      `grouped AS (
+         SELECT e.entity_id, array_agg(q.n) AS words, array_agg(q.idf) AS idfs, array_agg(e.tf) AS tfs
            FROM essential q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
-           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = e.entity_id
           WHERE true ${ofType('e.entity_id')}
-          GROUP BY e.entity_id)`);
+          GROUP BY e.entity_id)`,
+      `matched AS MATERIALIZED (
+         SELECT g.entity_id, (SELECT sum(${s.weight('x.idf', 'x.tf', 'g.length')}) FROM unnest(g.idfs, g.tfs) x(idf, tf)) AS score, g.words
+           FROM (SELECT g0.*, ${s.length('g0.entity_id')} AS length FROM grouped g0) g)`);
   }
   // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
   const order = (score: string) => `round(${score} * 1e9) DESC`;
@@ -205,14 +215,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     ctes.push(
       `common AS (${s.terms(common)})`,
       `ranked AS (
-         SELECT b.entity_id, b.score + x.score AS score, b.words || x.words AS words FROM best b
-           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = b.entity_id
-          CROSS JOIN LATERAL (${s.probe('common', 'b.entity_id', 'd.length', all.length)}) x)`);
+         SELECT b.entity_id, b.score + x.score AS score, b.words || x.words AS words FROM (SELECT b0.*, ${s.length('b0.entity_id')} AS length FROM best b0) b
+          CROSS JOIN LATERAL (${s.probe('common', 'b.entity_id', 'b.length', all.length)}) x)`);
   } else {
     ctes.push('ranked AS (SELECT * FROM best)');
   }
+  // Degrees are read only for the page's depth and the ties at its end.
+  ctes.push(`top AS MATERIALIZED (SELECT * FROM ranked ORDER BY ${order('score')} FETCH FIRST ${p.add(depth)} ROWS WITH TIES)`);
   ctes.push(`page AS MATERIALIZED (
-     SELECT r.entity_id, r.score, r.words, g.degree FROM ranked r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
+     SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
       ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`);
   const snippet = snippetSql(p, terms, 'e.text', 'pg.words');
   const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
@@ -275,9 +286,8 @@ export async function matchWithinSql(db: Queryable, index: Bm25Index, query: Sea
     ctes: [
       `terms AS (${s.terms(terms)})`,
       `hit AS MATERIALIZED (
-         SELECT r.id AS entity_id, x.score, x.words, x.present FROM ${set} r
-           JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = r.id
-          CROSS JOIN LATERAL (${s.probe('terms', 'r.id', 'd.length', query.words.length)}) x
+         SELECT r.id AS entity_id, x.score, x.words, x.present FROM (SELECT r0.id, ${s.length('r0.id')} AS length FROM ${set} r0) r
+          CROSS JOIN LATERAL (${s.probe('terms', 'r.id', 'r.length', query.words.length)}) x
           WHERE ${probe}
          UNION ALL
          SELECT e.entity_id, coalesce(sum(${s.weight('q.idf', 'e.tf', 'd.length')}) FILTER (WHERE q.n <= ${w}), 0),
