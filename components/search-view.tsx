@@ -32,7 +32,10 @@ function toQueryString(state: SearchState): string {
   return params.toString();
 }
 
-/** Full-text search with type filter and paging; everything it shows follows from `?q=&type=&page=`. */
+/** While the ranking index is built, search answers by full-text matching; look again this often. */
+const BUILDING_POLL_MS = 3000;
+
+/** Ranked search with type filter and paging; everything it shows follows from `?q=&type=&page=`. */
 export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: string; count: number }[] }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -58,6 +61,7 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
     },
     enabled: state.q.length > 0 && offset <= MAX_OFFSET,
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.ranking === 'fulltext' ? BUILDING_POLL_MS : false),
   });
 
   function submit(event: FormEvent) {
@@ -109,28 +113,43 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
             <button type="submit" className="rounded bg-blue-600 px-4 py-2 text-white hover:bg-blue-700">Search</button>
           </div>
           <p className="text-xs text-slate-500">
-            Words must all match; use <code>&quot;quoted phrases&quot;</code>, <code>OR</code> between alternatives and <code>-word</code> to exclude.
+            Type words or paste a question: hits contain any of the words, best matches first (BM25). For strict matching use{' '}
+            <code>&quot;quoted phrases&quot;</code>, <code>AND</code>, <code>OR</code> between alternatives and <code>-word</code> to exclude.
           </p>
         </form>
 
         {error && <p role="alert" className="text-sm text-red-700">Search failed: {error.message}</p>}
         {!state.q && <p className="text-sm text-slate-500">Type a query to search this knowledge base.</p>}
         {state.q && data && (
-          <div aria-busy={isFetching} className={isFetching ? 'opacity-60' : ''}>
+          <div aria-busy={isFetching} className={`min-w-0 ${isFetching ? 'opacity-60' : ''}`}>
+            {data.ranking === 'fulltext' && (
+              <p role="status" className="mb-2 rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="index-building">
+                The ranking index is being built. Until it is ready, results come from full-text matching, where every word must match.
+              </p>
+            )}
             <p className="mb-2 text-sm text-slate-600" data-testid="search-total">
               {data.total.toLocaleString('en')}{data.totalIsLowerBound && '+'} {data.total === 1 ? 'result' : 'results'}
               {data.total > 0 && <> · page {state.page} of {pages}</>}
-              {data.totalIsLowerBound && <> · ranked among the best-connected matches; refine the query for exact ranking</>}
+              {data.ranking === 'fulltext' && data.totalIsLowerBound && <> · ranked among the best-connected matches; refine the query for exact ranking</>}
+              {data.commonWords.length > 0 && <> · very common words ({data.commonWords.join(', ')}) only reorder the best matches of the others</>}
             </p>
             <ol className="space-y-3" data-testid="search-results">
-              {data.hits.map((hit) => (
-                <li key={hit.id} className="rounded-lg border border-slate-200 bg-white p-3" data-testid="search-hit">
-                  <div className="flex flex-wrap items-baseline gap-2">
-                    <Link href={`/kb/${kbSlug}/entities/${hit.id}`} className="font-medium text-blue-700 hover:underline">{hit.name}</Link>
-                    <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" data-testid="hit-type">{hit.type}</span>
-                    <span className="text-xs text-slate-500">{hit.degree.toLocaleString('en')} edges · {hit.externalId}</span>
+              {data.hits.map((hit, i) => (
+                <li key={hit.id} className="flex gap-3 rounded-lg border border-slate-200 bg-white p-3" data-testid="search-hit">
+                  <span className="w-7 shrink-0 text-right text-sm tabular-nums text-slate-400" data-testid="hit-rank">{offset + i + 1}.</span>
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
+                      <Link href={`/kb/${kbSlug}/entities/${hit.id}`} className="font-medium text-blue-700 [overflow-wrap:anywhere] hover:underline">{hit.name}</Link>
+                      <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" data-testid="hit-type">{hit.type}</span>
+                      {hit.covered !== null && (
+                        <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-800" data-testid="hit-coverage">
+                          covers {hit.covered} of {data.words.length} {data.words.length === 1 ? 'word' : 'words'}
+                        </span>
+                      )}
+                      <span className="text-xs text-slate-500 [overflow-wrap:anywhere]">{hit.degree.toLocaleString('en')} edges · {hit.externalId}</span>
+                    </div>
+                    <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]"><Snippet text={hit.snippet} /></p>
                   </div>
-                  <p className="mt-1 text-sm text-slate-700"><Snippet text={hit.snippet} /></p>
                 </li>
               ))}
             </ol>

@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
+import { flattenDocument } from '../lib/kb/document-text';
 import { ANNOTATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
 
 const catalogue = buildDemoCatalogue();
@@ -56,6 +57,72 @@ test('search: highlighted hits, type filter, paging kept in the URL across a rel
   await expect(hits.first().getByRole('link')).toHaveText(firstOnPage2!);
   await expect(page.getByLabel('Search query')).toHaveValue('light');
   await expect(page.getByTestId('type-filter').getByLabel('product')).toBeChecked();
+});
+
+interface ApiHit { name: string; score: number; covered: number | null; snippet: string }
+
+/** The ranked hits the API gives for `q`, once the ranking index is ready (it is built in the background if missing). */
+async function rankedHits(page: Page, q: string): Promise<{ total: number; words: string[]; hits: ApiHit[] }> {
+  let body: { ranking: string; total: number; words: string[]; hits: ApiHit[] } | undefined;
+  await expect.poll(async () => {
+    body = await (await page.request.get(`${api}/search?${new URLSearchParams({ q, limit: '20' })}`)).json();
+    return body!.ranking;
+  }, { timeout: 60_000 }).toBe('bm25');
+  return body!;
+}
+
+/** The page shows the API's ranking: rank numbers, names in order, "covers N of M words", marked snippets. */
+async function expectRankedHits(page: Page, q: string, words: number) {
+  const box = page.getByLabel('Search query');
+  await box.fill(q);
+  await box.press('Enter');
+  const expected = await rankedHits(page, q);
+  expect(expected.words).toHaveLength(words);
+  expect(expected.total).toBeGreaterThan(0);
+  const hits = page.getByTestId('search-hit');
+  await expect(page.getByTestId('search-total')).toContainText(`${expected.total} result`, { timeout: 15_000 });
+  await expect(hits).toHaveCount(Math.min(20, expected.total));
+  await expect(hits.getByRole('link')).toHaveText(expected.hits.map((h) => h.name));
+  await expect(page.getByTestId('hit-rank')).toHaveText(expected.hits.map((_, i) => `${i + 1}.`));
+  await expect(page.getByTestId('hit-coverage')).toHaveText(expected.hits.map((h) => `covers ${h.covered} of ${words} words`));
+  expect(expected.hits.every((h) => h.covered! >= 1)).toBe(true);
+  await expect(hits.first().locator('mark').first()).toBeVisible();
+  const marked = (await hits.first().locator('mark').allTextContents()).map((m) => m.toLowerCase());
+  expect(marked.length).toBeGreaterThan(0);
+  for (const m of marked) expect(expected.words).toContain(m);
+  return expected;
+}
+
+test('search answers questions: any word, ranked by BM25, with word coverage and snippets, at phone width', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, ANNOTATOR);
+  await page.goto(`/kb/${PUBLIC_KB.slug}/search`);
+  await waitForHydration(page.getByLabel('Search query'));
+
+  // No entity mentions both words; every one mentioning either is found.
+  const pair = await expectRankedHits(page, 'waterproof hiking', 2);
+  const mentions = catalogue.entities.filter((e) => /\b(waterproof|hiking)\b/i.test(flattenDocument(e.name, e.type, e.document))).length;
+  expect(pair.total).toBe(mentions);
+
+  // A pasted question of 20 distinct words.
+  const question = 'Which tent stays waterproof and dry in heavy rain on a long hiking trip, for two people with their dog?';
+  const ranked = await expectRankedHits(page, question, 20);
+  // Ranked by score; the best hit shares several of the question's words.
+  expect(ranked.hits.every((h, i) => i === 0 || h.score <= ranked.hits[i - 1]!.score)).toBe(true);
+  expect(ranked.hits[0]!.covered).toBeGreaterThan(3);
+  await expect(page).toHaveURL(/\?q=Which\+tent/);
+  // The box and the hits fit the phone's screen: nothing in them is cut off or scrolls sideways.
+  for (const part of [page.getByRole('search'), page.getByTestId('search-results')]) {
+    const box = (await part.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await part.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  }
+
+  // Strict syntax still works for those who type it: a phrase no document has finds nothing.
+  await page.getByLabel('Search query').fill('"waterproof hiking"');
+  await page.getByLabel('Search query').press('Enter');
+  await expect(page.getByTestId('search-total')).toHaveText('0 results');
 });
 
 test('entity picker: a misspelt name finds the entity and opens its page', async ({ page }) => {
