@@ -2,6 +2,7 @@ import { inTransaction, type Database, type Queryable } from '../db/transaction'
 import { ownerGone, thisProcess } from '../ingest/owner';
 import { retrieverText } from '../kb/retriever-text';
 import { analyse, DEFAULT_ANALYZER, termCounts, type Analyzer } from './tokenise';
+import { pageWriter, type PostingPage } from './bm25-write';
 
 /** A built index's identity, the analyzer its terms went through and the collection statistics scoring needs. */
 export interface Bm25Index {
@@ -147,55 +148,80 @@ export async function removeAbandonedBuilds(db: Queryable, kbId?: number): Promi
   return dead.length;
 }
 
+/** The vocabulary of a build: term ids in order of first sight, with their document frequencies. */
+class Vocabulary {
+  readonly ids = new Map<string, number>();
+  readonly df: number[] = [];
+  tokens = 0;
+
+  /** One page of documents (in entity id order) as postings grouped by term, entity ids rising within each term. */
+  page(docs: { id: number; words: string[] }[]): PostingPage {
+    const byTerm = new Map<number, number[]>();
+    const lengths = { entity: [] as number[], length: [] as number[] };
+    for (const d of docs) {
+      for (const [term, tf] of termCounts(d.words)) {
+        let id = this.ids.get(term);
+        if (id === undefined) {
+          id = this.ids.size + 1;
+          this.ids.set(term, id);
+          this.df[id] = 0;
+        }
+        this.df[id]! += 1;
+        let list = byTerm.get(id);
+        if (!list) byTerm.set(id, (list = []));
+        list.push(d.id, tf);
+      }
+      lengths.entity.push(d.id);
+      lengths.length.push(d.words.length);
+      this.tokens += d.words.length;
+    }
+    const page: PostingPage = { term: [], entity: [], tf: [], lengths };
+    for (const id of [...byTerm.keys()].sort((a, b) => a - b)) {
+      const list = byTerm.get(id)!;
+      for (let i = 0; i < list.length; i += 2) {
+        page.term.push(id);
+        page.entity.push(list[i]!);
+        page.tf.push(list[i + 1]!);
+      }
+    }
+    return page;
+  }
+}
+
 /**
- * Fills the claimed row: reads entities in id order a page at a time, analyses them here and commits each
- * page's postings and lengths with the progress; the terms and collection statistics are written at the end,
- * when the row turns ready and the variant's previous index is deleted. Until then scoring never reads the
- * row; on failure it is deleted.
+ * Fills the claimed row: reads entities in id order a page at a time and analyses them here while the previous
+ * page is written (each page's postings grouped by term, which keeps the index's inserts local), recording the
+ * progress; the terms and collection statistics are written at the end, when the row turns ready and the
+ * variant's previous index is deleted. Until then scoring never reads the row; on failure it is deleted.
  */
 async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, indexId: number, total: number, onProgress: BuildProgress): Promise<Bm25Index> {
+  // A promise kept for later gets a handler now, so that failing before it is awaited is not "unhandled".
+  const later = <T,>(p: Promise<T>) => { p.catch(() => undefined); return p; };
   try {
-    const termIds = new Map<string, number>();
-    const df: number[] = [];
+    const vocabulary = new Vocabulary();
+    const write = await pageWriter(db, indexId);
+    const fetch = (after: number) => later(db.query<{ id: number; text: string }>(
+      'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]));
     let docs = 0;
-    let tokens = 0;
-    let after = 0;
+    let writing: Promise<void> = Promise.resolve();
+    let next = fetch(0);
     onProgress(0, total);
     for (;;) {
-      const page = await db.query<{ id: number; text: string }>(
-        'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]);
-      if (!page.rows.length) break;
-      const posting = { term: [] as number[], entity: [] as number[], tf: [] as number[] };
-      const lengths = { entity: [] as number[], length: [] as number[] };
-      for (const e of page.rows) {
-        const words = analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer);
-        for (const [term, tf] of termCounts(words)) {
-          let id = termIds.get(term);
-          if (id === undefined) {
-            id = termIds.size + 1;
-            termIds.set(term, id);
-            df[id] = 0;
-          }
-          df[id]! += 1;
-          posting.term.push(id);
-          posting.entity.push(e.id);
-          posting.tf.push(tf);
-        }
-        lengths.entity.push(e.id);
-        lengths.length.push(words.length);
-        tokens += words.length;
-      }
-      docs += page.rows.length;
-      after = page.rows.at(-1)!.id;
-      await inTransaction(db, async (client) => {
-        await client.query(
-          'INSERT INTO bm25_posting (index_id, term_id, entity_id, tf) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[])',
-          [indexId, posting.term, posting.entity, posting.tf]);
-        await client.query('INSERT INTO bm25_doc (index_id, entity_id, length) SELECT $1, * FROM unnest($2::int[], $3::int[])', [indexId, lengths.entity, lengths.length]);
-        await client.query('UPDATE bm25_index SET done = $2, heartbeat_at = now() WHERE id = $1', [indexId, docs]);
-      });
-      onProgress(docs, Math.max(total, docs));
+      const { rows } = await next;
+      if (!rows.length) break;
+      next = fetch(rows.at(-1)!.id);
+      const analysed = [];
+      for (const e of rows) analysed.push({ id: e.id, words: analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer) });
+      const page = vocabulary.page(analysed);
+      await writing;
+      const done = (docs += rows.length);
+      writing = later(write(page).then(async () => {
+        await db.query('UPDATE bm25_index SET done = $2, heartbeat_at = now() WHERE id = $1', [indexId, done]);
+        onProgress(done, Math.max(total, done));
+      }));
     }
+    await writing;
+    const { ids: termIds, df, tokens } = vocabulary;
     const terms = [...termIds];
     for (let i = 0; i < terms.length; i += 10 * PAGE) {
       const slice = terms.slice(i, i + 10 * PAGE);
@@ -213,7 +239,7 @@ async function build(db: Database, kbId: number, relations: boolean, analyzer: A
         [kbId, relations, analyzer.stopWords, analyzer.stemming, indexId]);
       return rows.map((r) => r.id);
     });
-    // The previous index goes once the new one is current (cascading to its postings takes a while).
+    // The previous index goes once the new one is current (its postings go by trigger, which takes a while).
     if (replaced.length) await db.query('DELETE FROM bm25_index WHERE id = ANY($1::int[])', [replaced]);
     return { id: indexId, docs, avgLength, analyzer: { stopWords: analyzer.stopWords, stemming: analyzer.stemming } };
   } catch (err) {

@@ -13,6 +13,11 @@ interface Postings {
 interface Lengths {
   first: number;
   lengths: Int32Array;
+  /** k1 · (1 − b + b · length / avgLength) per document, for `params`. */
+  norm?: { params: Bm25Params; values: Float64Array };
+  /** Scoring's work arrays (a score per document, zero between queries; the slots a query touched). */
+  scores: Float64Array;
+  touched: Int32Array;
 }
 
 export interface Scored {
@@ -22,8 +27,9 @@ export interface Scored {
 
 // Read postings and lengths are kept in this process (an index never changes once ready; a rebuild gets a new
 // id), so common terms are read from the database once, not for every query. Up to POSTING_BUDGET postings
-// (8 bytes each), least recently used first out; lengths of the last few indexes used.
-const POSTING_BUDGET = 8_000_000;
+// (8 bytes each: the whole index of 130k documents of STaRK-Prime's size fits), least recently used first out;
+// lengths of the last few indexes used, with their length normalisation for the last parameters asked.
+const POSTING_BUDGET = 16_000_000;
 const LENGTH_INDEXES = 4;
 const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<string, Lengths>; __skbBm25Cached?: { n: number } };
 const postingCache = (globalForCache.__skbBm25Postings ??= new Map());
@@ -61,7 +67,7 @@ async function documentLengths(db: Queryable, index: Bm25Index): Promise<Lengths
     const [ids, ls] = unpack(row.packed);
     ids.forEach((id, i) => { lengths[id - first] = ls[i]!; });
   }
-  const result = { first, lengths };
+  const result = { first, lengths, scores: new Float64Array(lengths.length), touched: new Int32Array(lengths.length) };
   lengthCache.set(key, result);
   if (lengthCache.size > LENGTH_INDEXES) lengthCache.delete(lengthCache.keys().next().value!);
   return result;
@@ -102,6 +108,15 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): P
   return result;
 }
 
+/** Each document's length normalisation for these parameters, kept for the next call with the same. */
+function lengthNorm(lengths: Lengths, index: Bm25Index, params: Bm25Params): Float64Array {
+  if (lengths.norm?.params.k1 === params.k1 && lengths.norm.params.b === params.b) return lengths.norm.values;
+  const values = new Float64Array(lengths.lengths.length);
+  for (let i = 0; i < values.length; i++) values[i] = params.k1 * (1 - params.b + (params.b * lengths.lengths[i]!) / index.avgLength);
+  lengths.norm = { params: { k1: params.k1, b: params.b }, values };
+  return values;
+}
+
 /** Whether a scores higher than b: higher score, or the same and the lower entity id. */
 const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.entityId < b.entityId);
 
@@ -122,7 +137,11 @@ function topOf(scores: Float64Array, touched: Int32Array, count: number, first: 
   };
   for (let k = 0; k < count; k++) {
     const slot = touched[k]!;
-    const s = { entityId: slot + first, score: scores[slot]! };
+    const score = scores[slot]!;
+    const worst = heap.length === depth ? heap[0] : undefined;
+    // Most entities do not beat the worst kept: tell before allocating.
+    if (worst && (score < worst.score || (score === worst.score && slot + first > worst.entityId))) continue;
+    const s = { entityId: slot + first, score };
     if (heap.length < depth) {
       heap.push(s);
       for (let i = heap.length - 1; i > 0;) {
@@ -155,12 +174,8 @@ async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params
     : { rows: [] };
   const byWord = new Map(terms.map((t) => [t.term, t]));
   const [lengths, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, terms.map((t) => t.id))]);
-  const { first } = lengths;
-  // Each document's length normalisation, computed once per call.
-  const norm = new Float64Array(lengths.lengths.length);
-  lengths.lengths.forEach((len, i) => { norm[i] = params.k1 * (1 - params.b + (params.b * len) / index.avgLength); });
-  const scores = new Float64Array(norm.length);
-  const touched = new Int32Array(norm.length);
+  const { first, scores, touched } = lengths;
+  const norm = lengthNorm(lengths, index, params);
   return queries.map((query) => {
     let count = 0;
     for (const word of query) {
