@@ -84,10 +84,16 @@ async function referenceRanks(query: string): Promise<Map<number, number>> {
   return new Map(scored.map((d, i) => [d.id, i + 1]));
 }
 
+/**
+ * The product's ranks of every entity, asked all at once and one at a time: asked alone, a high-scoring
+ * entity leaves the commonest words out of the candidate search (their bound cannot reach its score), which
+ * must not change its rank.
+ */
 async function productRanks(query: string): Promise<Map<number, number>> {
   const ids = [...idOf.values()];
   const ranks = (await bm25Ranks(pool(), kbId, query, ids))!;
   expect(ranks.entities).toBe(ENTITIES.length);
+  for (const id of ids) expect((await bm25Ranks(pool(), kbId, query, [id]))!.rankOf(id), `${query}: entity ${id} alone`).toBe(ranks.rankOf(id));
   return new Map(ids.flatMap((id) => (ranks.rankOf(id) === null ? [] : [[id, ranks.rankOf(id)!] as const])));
 }
 
