@@ -21,6 +21,8 @@ export const indexProgressMessage = (done: number, total: number) =>
 
 /** Entities read (and postings written, in one commit) per round trip. */
 const PAGE = 500;
+/** Pages written at once: the server stores one while it receives the next (PostgreSQL uses a core per connection). */
+const WRITERS = 2;
 /** A build owned by another host is taken to have died when its heartbeat (touched every page) is this old. */
 const ABANDONED_AFTER_MINUTES = 5;
 /** How often a caller waiting for another process's build looks at its progress. */
@@ -189,8 +191,8 @@ class Vocabulary {
 }
 
 /**
- * Fills the claimed row: reads entities in id order a page at a time and analyses them here while the previous
- * page is written (each page's postings grouped by term, which keeps the index's inserts local), recording the
+ * Fills the claimed row: reads entities in id order a page at a time and analyses them here while earlier pages
+ * are written (each page's postings grouped by term, which keeps the index's inserts local), recording the
  * progress; the terms and collection statistics are written at the end, when the row turns ready and the
  * variant's previous index is deleted. Until then scoring never reads the row; on failure it is deleted.
  */
@@ -203,7 +205,8 @@ async function build(db: Database, kbId: number, relations: boolean, analyzer: A
     const fetch = (after: number) => later(db.query<{ id: number; text: string }>(
       'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]));
     let docs = 0;
-    let writing: Promise<void> = Promise.resolve();
+    let written = 0;
+    const writing: Promise<void>[] = [];
     let next = fetch(0);
     onProgress(0, total);
     for (;;) {
@@ -213,14 +216,15 @@ async function build(db: Database, kbId: number, relations: boolean, analyzer: A
       const analysed = [];
       for (const e of rows) analysed.push({ id: e.id, words: analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer) });
       const page = vocabulary.page(analysed);
-      await writing;
-      const done = (docs += rows.length);
-      writing = later(write(page).then(async () => {
-        await db.query('UPDATE bm25_index SET done = $2, heartbeat_at = now() WHERE id = $1', [indexId, done]);
+      docs += rows.length;
+      if (writing.length >= WRITERS) await writing.shift();
+      writing.push(later(write(page).then(async () => {
+        const done = (written += rows.length);
+        await db.query('UPDATE bm25_index SET done = greatest(done, $2), heartbeat_at = now() WHERE id = $1', [indexId, done]);
         onProgress(done, Math.max(total, done));
-      }));
+      })));
     }
-    await writing;
+    await Promise.all(writing);
     const { ids: termIds, df, tokens } = vocabulary;
     const terms = [...termIds];
     for (let i = 0; i < terms.length; i += 10 * PAGE) {

@@ -55,7 +55,8 @@ async function sampleQueries(n: number, salt: number): Promise<{ id: string; tex
 
 // Build: every index of the knowledge base goes first, so the tables hold only the one measured.
 await pool.query('DELETE FROM bm25_index WHERE kb_id = $1', [kbId]);
-await pool.query('VACUUM bm25_index, bm25_term, bm25_posting, bm25_doc');
+// VACUUM FULL gives the space back, so the sizes below are this index's own.
+await pool.query('VACUUM FULL bm25_index, bm25_term, bm25_posting, bm25_doc');
 const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'BM25 index [{bar}] {value}/{total} documents', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
 bar?.start(1, 0);
 let started = performance.now();
@@ -68,13 +69,16 @@ const { rows: [size] } = await pool.query<{ bytes: string; postings: string; ter
 const mb = (Number(size!.bytes) / 1024 / 1024).toFixed(0);
 console.log(`Index built in ${buildSeconds.toFixed(1)} s: ${index.docs.toLocaleString('en')} documents (average ${index.avgLength.toFixed(1)} terms), ${Number(size!.terms).toLocaleString('en')} terms, ${Number(size!.postings).toLocaleString('en')} postings, ${mb} MB on disk`);
 
-// Single queries, one at a time; the first one reads the document lengths and its terms' postings cold.
+// Single queries, one at a time. The first pass reads each term's postings from the database when first met
+// (the first query also the document lengths); the second finds them kept in the process, as a running app does.
 const singles = await sampleQueries(Number(values.runs), 1);
 started = performance.now();
 await rankBm25(pool, kbId, index, BM25_DEFAULTS, [singles[0]!.text], DEPTH);
 const firstMs = performance.now() - started;
-const single = await time(`single ${QUERY_WORDS}-word query, top ${DEPTH}`, singles, (q) => rankBm25(pool, kbId, index, BM25_DEFAULTS, [q.text], DEPTH));
-console.log(`First query (nothing cached): ${firstMs.toFixed(0)} ms`);
+const rank = (q: { text: string }) => rankBm25(pool, kbId, index, BM25_DEFAULTS, [q.text], DEPTH);
+const cold = await time(`single ${QUERY_WORDS}-word query, top ${DEPTH}, first pass`, singles, rank);
+const warm = await time(`single ${QUERY_WORDS}-word query, top ${DEPTH}, postings kept`, singles, rank);
+console.log(`First query (nothing kept): ${firstMs.toFixed(0)} ms`);
 
 // The baseline: a query set of 1,000 such queries, ranked and scored as `skb eval --baseline bm25` does.
 const baselineQueries = await sampleQueries(Number(values.queries), 2);
@@ -94,7 +98,7 @@ const rss = process.memoryUsage().rss / 1024 / 1024;
 console.log(`Baseline over ${baselineQueries.length} queries: ${baselineSeconds.toFixed(1)} s (${run.name}; Hit@1 ${run.summary!.overall.means!.hit1.toFixed(3)}, MRR ${run.summary!.overall.means!.mrr.toFixed(3)}); process RSS ${rss.toFixed(0)} MB`);
 
 console.log(`\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; ${new Date().toISOString().slice(0, 10)}`);
-console.log(table([{ ...single, budget: 50 }]));
+console.log(table([{ ...cold, budget: 50 }, { ...warm, budget: 50 }]));
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 console.log(`| index build | ${buildSeconds.toFixed(1)} s | < 120 s ${verdict(buildSeconds < 120)} | ${mb} MB |`);
 console.log(`| baseline, ${baselineQueries.length} queries | ${baselineSeconds.toFixed(1)} s | < 60 s ${verdict(baselineSeconds < 60)} |`);
