@@ -107,6 +107,20 @@ describe('recovering imports whose process is gone', () => {
     expect(await db().knowledgeBase.findUniqueOrThrow({ where: { id: kbId } })).toMatchObject({ status: 'READY', entityCount: 1 });
   });
 
+  it('marks a job killed while building the search index succeeded: its data was published already', async () => {
+    const { kbId } = await importKnowledgeBase(pool(), tiny, { slug: 'killed-indexing', format: 'test', files: [] });
+    const { rows } = await pool().query<{ id: number }>(
+      `INSERT INTO import_job (kb_id, slug, format, owner_host, owner_pid, phase) VALUES ($1, 'killed-indexing', 'native', $2, $3, 'search-index') RETURNING id`,
+      [kbId, os.hostname(), deadPid()],
+    );
+    const id = rows[0]!.id;
+    expect(await recoverAbandonedImports(pool())).toEqual([id]);
+    const recovered = await job(id);
+    expect(recovered.status).toBe('SUCCEEDED');
+    expect(recovered.message).toMatch(/^The import was interrupted: .* It had published the knowledge base; its search index is built on first use\.$/);
+    expect(await db().knowledgeBase.findUniqueOrThrow({ where: { id: kbId } })).toMatchObject({ status: 'READY', entityCount: 1 });
+  });
+
   it('tells a recycled pid from the owner by its start time', async () => {
     // This very process's pid, but started at another time: the owner that had this pid is gone.
     const recycled = await orphanedJob('recycled-pid', { host: os.hostname(), pid: process.pid, start: 'another-boot:1' });
