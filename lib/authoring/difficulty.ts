@@ -1,8 +1,8 @@
 import { notFound } from '../errors';
-import { inTransaction, type Database, type Queryable } from '../db/transaction';
+import type { Database, Queryable } from '../db/transaction';
 import { BM25_DEFAULTS } from '../retrieval/bm25';
 import { buildIndexInBackground, currentIndex } from '../retrieval/bm25-index';
-import { bm25RankOf } from '../retrieval/bm25-rank-of';
+import { bm25Positions } from '../retrieval/bm25-score';
 import { tokenise } from '../retrieval/tokenise';
 import { embedTexts, type EmbeddingsEndpoint } from '../vectors/embed-text';
 import { vectorRankOf } from '../vectors/rank-of';
@@ -103,21 +103,14 @@ async function vectorOutcome(db: Database, kbId: number, text: string, asked: As
 
 /**
  * BM25's rank of each of `entityIds` for `text`, with the number of entities ranked; null when the knowledge
- * base has no current index. Uses the default index (no relation lines, no stop words, no stemming) and k1, b.
- * `client` must be in a transaction: just-in-time compilation is turned off for its rest, since the ranking
- * statement's cost estimate invites it and compiling takes longer than the statement runs.
+ * base has no current index. The baseline's own scorer over the default index (no relation lines, no stop
+ * words, no stemming) with k1 1.2 and b 0.75, so a rank is the entity's place in a baseline run's ranking.
  */
-async function ranksIn(client: Queryable, kbId: number, text: string, entityIds: number[]): Promise<Ranks | null> {
-  const index = await currentIndex(client, kbId, false);
+export async function bm25Ranks(db: Queryable, kbId: number, text: string, entityIds: number[]): Promise<Ranks | null> {
+  const index = await currentIndex(db, kbId, false);
   if (!index) return null;
-  await client.query('SET LOCAL jit = off');
-  const ranks = await bm25RankOf(client, index, BM25_DEFAULTS, text, entityIds);
+  const { ranks } = await bm25Positions(db, index, BM25_DEFAULTS, text, entityIds);
   return { entities: index.docs, rankOf: (id) => ranks.get(id) ?? null };
-}
-
-/** `ranksIn`, in a read-only transaction of its own. */
-export function bm25Ranks(db: Database, kbId: number, text: string, entityIds: number[]): Promise<Ranks | null> {
-  return inTransaction(db, (client) => ranksIn(client, kbId, text, entityIds), 'READ COMMITTED', 'READ ONLY');
 }
 
 /**
@@ -159,12 +152,9 @@ export interface StoredDifficulty {
   bm25: { seedRank: number | null; label: DifficultyLabel; answerRanks: { entity: string; rank: number | null }[]; entities: number };
 }
 
-/**
- * BM25's ranks for an approved query's text and answers; null when the index is not built (nothing is stored
- * then). `client` is the approval's transaction.
- */
-export async function storedDifficulty(client: Queryable, kbId: number, text: string, seed: number, answers: Omit<Named, 'name'>[]): Promise<StoredDifficulty | null> {
-  const ranks = await ranksIn(client, kbId, text, [seed, ...answers.map((a) => a.entityId)]);
+/** BM25's ranks for an approved query's text and answers; null when the index is not built (nothing is stored then). */
+export async function storedDifficulty(db: Queryable, kbId: number, text: string, seed: number, answers: Omit<Named, 'name'>[]): Promise<StoredDifficulty | null> {
+  const ranks = await bm25Ranks(db, kbId, text, [seed, ...answers.map((a) => a.entityId)]);
   if (!ranks) return null;
   const seedRank = ranks.rankOf(seed);
   return {

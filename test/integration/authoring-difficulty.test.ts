@@ -84,11 +84,7 @@ async function referenceRanks(query: string): Promise<Map<number, number>> {
   return new Map(scored.map((d, i) => [d.id, i + 1]));
 }
 
-/**
- * The product's ranks of every entity, asked all at once and one at a time: asked alone, a high-scoring
- * entity leaves the commonest words out of the candidate search (their bound cannot reach its score), which
- * must not change its rank.
- */
+/** The product's ranks of every entity, asked all at once; asked one at a time, each must come out the same. */
 async function productRanks(query: string): Promise<Map<number, number>> {
   const ids = [...idOf.values()];
   const ranks = (await bm25Ranks(pool(), kbId, query, ids))!;
