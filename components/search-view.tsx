@@ -131,7 +131,6 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
               {data.total.toLocaleString('en')}{data.totalIsLowerBound && '+'} {data.total === 1 ? 'result' : 'results'}
               {data.total > 0 && <> · page {state.page} of {pages}</>}
               {data.ranking === 'fulltext' && data.totalIsLowerBound && <> · ranked among the best-connected matches; refine the query for exact ranking</>}
-              {data.commonWords.length > 0 && <> · very common words ({data.commonWords.join(', ')}) only reorder the best matches of the others</>}
             </p>
             <ol className="space-y-3" data-testid="search-results">
               {data.hits.map((hit, i) => (

@@ -26,8 +26,6 @@ export interface SearchResult {
   /** The number of matches; with `totalIsLowerBound`, only that there are at least this many. */
   total: number;
   totalIsLowerBound: boolean;
-  /** Words so common that they only rescored the best matches of the others (BM25; see bm25-search.ts). */
-  commonWords: string[];
   hits: SearchHit[];
 }
 
@@ -57,7 +55,7 @@ export async function searchEntities(db: Database, kbId: number, opts: SearchOpt
   }
   buildIndexInBackground(db, kbId);
   const result = await searchFullText(db, kbId, opts);
-  return { ranking: 'fulltext', words: query.words, strict: true, commonWords: [], ...result };
+  return { ranking: 'fulltext', words: query.words, strict: true, ...result };
 }
 
 // $1 kb id, $2 query text, $3 type names or null. entity_search is partitioned by kb_id.

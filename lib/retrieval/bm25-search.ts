@@ -3,16 +3,14 @@ import type { Queryable } from '../db/transaction';
 import { headlineSql } from '../kb/highlight';
 import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
+import { scoreBm25 } from './bm25-score';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
-/**
- * Postings a plain query reads in full, rarest words first. Words past it (the commonest, e.g. "the" in a
- * pasted question) do not bring in candidates of their own: they only add to the scores of the best
- * RESCORED candidates of the rarer words.
- */
+/** Postings a plain query may read in SQL; a query with more is scored in memory (see searchBm25). */
 export const POSTING_BUDGET = 5_000;
-/** Candidates rescored with the common words (more for a deep page). */
-export const RESCORED = 100;
+/** Entities a broad plain query ranks beyond the page (for ties at its end), and with a type filter, in all. */
+export const BROAD_DEPTH = 100;
+export const BROAD_TYPED_DEPTH = 2_000;
 
 export interface Bm25Hit {
   id: number;
@@ -32,8 +30,6 @@ export interface Bm25SearchResult {
   /** The number of matches; with `totalIsLowerBound`, at least this many. */
   total: number;
   totalIsLowerBound: boolean;
-  /** Words too common to read in full (see POSTING_BUDGET); empty when the ranking is exact. */
-  commonWords: string[];
   hits: Bm25Hit[];
 }
 
@@ -72,19 +68,16 @@ async function lookupTerms(db: Queryable, index: Bm25Index, query: SearchQuery):
 /** SQL pieces shared by every statement: the index, the term weight, a table of terms. */
 class Scoring {
   readonly index: string;
-  private readonly k1: string;
-  private readonly b: string;
-  private readonly avg: string;
+  /** Placeholders of k1, b and the average length, added on first use (PostgreSQL refuses untyped unused ones). */
+  private constants?: { k1: string; b: string; avg: string };
   constructor(readonly p: Params, private readonly bm25: Bm25Index) {
     this.index = p.add(bm25.id);
-    this.k1 = p.add(BM25_DEFAULTS.k1);
-    this.b = p.add(BM25_DEFAULTS.b);
-    this.avg = p.add(bm25.avgLength);
   }
 
   /** One term's contribution, as `termWeight` computes it. */
   weight(idfSql: string, tf: string, length: string): string {
-    return `${idfSql} * ${tf} * (${this.k1}::float8 + 1) / (${tf} + ${this.k1}::float8 * (1 - ${this.b}::float8 + ${this.b}::float8 * ${length} / ${this.avg}::float8))`;
+    const { k1, b, avg } = (this.constants ??= { k1: this.p.add(BM25_DEFAULTS.k1), b: this.p.add(BM25_DEFAULTS.b), avg: this.p.add(this.bm25.avgLength) });
+    return `${idfSql} * ${tf} * (${k1}::float8 + 1) / (${tf} + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * ${length} / ${avg}::float8))`;
   }
 
   /**
@@ -159,22 +152,26 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
  * query matches entities containing any of its words; a strict one (see `parseSearchQuery`) those that
  * satisfy it, still ranked by BM25 over its words. Each hit says how many of the words it covers.
  *
- * Work is bounded for plain queries: postings are read rarest word first up to POSTING_BUDGET (always all of
- * the rarest word's); words past the budget only rescore the best RESCORED candidates by probes, and the
- * total becomes a lower bound. Strict queries read the postings of their most selective required group and
- * probe each candidate's other words. Snippets are made for the returned page only.
+ * Work is bounded: a plain query whose words have at most POSTING_BUDGET postings is scored and counted in
+ * SQL; a broader one (a pasted question's "the", "of") is scored by the baselines' term-at-a-time scorer over
+ * postings kept in memory (`scoreBm25`), exactly, for the best BROAD_DEPTH entities (more for a deep page),
+ * and its total is a lower bound: the most documents any one of its words is in, or with a type filter, the
+ * matches of those types among the best BROAD_TYPED_DEPTH. Strict queries read the postings of their most
+ * selective required group and probe each candidate's other words. Snippets and coverage are read for the
+ * returned page only in the broad case, and snippets always.
  */
 export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery, opts: Bm25SearchOptions): Promise<Bm25SearchResult> {
-  const empty = { total: 0, totalIsLowerBound: false, commonWords: [], hits: [] };
+  const empty = { total: 0, totalIsLowerBound: false, hits: [] };
   const terms = await lookupTerms(db, index, query);
-  const { all, known } = terms;
+  const { known } = terms;
   const p = new Params();
   const s = new Scoring(p, index);
   const kb = p.add(kbId);
   const typeIds = opts.types?.length ? `SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${p.add(opts.types)}::text[])` : null;
   const ofType = (entity: string) => (typeIds ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.type_id IN (${typeIds}) AND t.id = ${entity})` : '');
+  const depth = opts.offset + opts.limit;
   const ctes: string[] = [];
-  let common: Term[] = [];
+  let broad = false;
   if (query.strict) {
     const driver = strictDriver(query.strict, known);
     if (!driver) return empty;
@@ -188,43 +185,45 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
          WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`);
   } else {
-    const byDf = query.words.flatMap((w) => known.get(w) ?? []).sort((a, b) => a.df - b.df);
-    if (!byDf.length) return empty;
-    const budget = opts.postingBudget ?? POSTING_BUDGET;
-    let read = byDf[0]!.df;
-    let cut = 1;
-    while (cut < byDf.length && read + byDf[cut]!.df <= budget) read += byDf[cut++]!.df;
-    common = byDf.slice(cut);
-    ctes.push(
-      `essential AS (${s.terms(byDf.slice(0, cut))})`,
-      // Postings grouped by entity first, so each entity's length is read once.
-      `grouped AS (
-         SELECT e.entity_id, array_agg(q.n) AS words, array_agg(q.idf) AS idfs, array_agg(e.tf) AS tfs
-           FROM essential q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
-          WHERE true ${ofType('e.entity_id')}
-          GROUP BY e.entity_id)`,
-      `matched AS MATERIALIZED (
-         SELECT g.entity_id, (SELECT sum(${s.weight('x.idf', 'x.tf', 'g.length')}) FROM unnest(g.idfs, g.tfs) x(idf, tf)) AS score, g.words
-           FROM (SELECT g0.*, ${s.length('g0.entity_id')} AS length FROM grouped g0) g)`);
+    const words = query.words.flatMap((w) => known.get(w) ?? []);
+    if (!words.length) return empty;
+    broad = words.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET);
+    if (broad) {
+      const wanted = typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH);
+      const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], wanted);
+      ctes.push(
+        `terms AS (${s.terms(words)})`,
+        `matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words
+           FROM unnest(${p.add(best!.map((b) => b.entityId))}::int[], ${p.add(best!.map((b) => b.score))}::float8[]) AS c(entity_id, score)
+          WHERE true ${ofType('c.entity_id')})`);
+    } else {
+      ctes.push(
+        `terms AS (${s.terms(words)})`,
+        // Postings grouped by entity first, so each entity's length is read once.
+        `grouped AS (
+           SELECT e.entity_id, array_agg(q.n) AS words, array_agg(q.idf) AS idfs, array_agg(e.tf) AS tfs
+             FROM terms q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
+            WHERE true ${ofType('e.entity_id')}
+            GROUP BY e.entity_id)`,
+        `matched AS MATERIALIZED (
+           SELECT g.entity_id, (SELECT sum(${s.weight('x.idf', 'x.tf', 'g.length')}) FROM unnest(g.idfs, g.tfs) x(idf, tf)) AS score, g.words
+             FROM (SELECT g0.*, ${s.length('g0.entity_id')} AS length FROM grouped g0) g)`);
+    }
   }
   // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
-  const order = (score: string) => `round(${score} * 1e9) DESC`;
-  const depth = opts.offset + opts.limit;
-  ctes.push(`best AS MATERIALIZED (SELECT * FROM matched ORDER BY ${order('score')} FETCH FIRST ${p.add(common.length ? Math.max(RESCORED, depth) : depth)} ROWS WITH TIES)`);
-  if (common.length) {
-    ctes.push(
-      `common AS (${s.terms(common)})`,
-      `ranked AS (
-         SELECT b.entity_id, b.score + x.score AS score, b.words || x.words AS words FROM (SELECT b0.*, ${s.length('b0.entity_id')} AS length FROM best b0) b
-          CROSS JOIN LATERAL (${s.probe('common', 'b.entity_id', 'b.length', all.length)}) x)`);
-  } else {
-    ctes.push('ranked AS (SELECT * FROM best)');
-  }
   // Degrees are read only for the page's depth and the ties at its end.
-  ctes.push(`top AS MATERIALIZED (SELECT * FROM ranked ORDER BY ${order('score')} FETCH FIRST ${p.add(depth)} ROWS WITH TIES)`);
-  ctes.push(`page AS MATERIALIZED (
-     SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
-      ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`);
+  const order = (score: string) => `round(${score} * 1e9) DESC`;
+  ctes.push(
+    `top AS MATERIALIZED (SELECT * FROM matched ORDER BY ${order('score')} FETCH FIRST ${p.add(depth)} ROWS WITH TIES)`,
+    `page AS MATERIALIZED (
+       SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
+        ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`,
+    // The words each hit of a broad query covers, from probes of its postings.
+    broad
+      ? `paged AS (SELECT pg.entity_id, pg.score, pg.degree, x.words FROM page pg
+           CROSS JOIN LATERAL (SELECT coalesce(array_agg(q.n), '{}') AS words FROM terms q
+             JOIN bm25_posting w ON w.index_id = ${s.index} AND w.term_id = q.term_id AND w.entity_id = pg.entity_id) x)`
+      : 'paged AS (SELECT * FROM page)');
   const snippet = snippetSql(p, terms, 'e.text', 'pg.words');
   const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
     `WITH ${ctes.join(',\n')}
@@ -232,13 +231,12 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
             (SELECT coalesce(json_agg(json_build_object('id', e.id, 'externalId', e.external_id, 'name', e.name, 'type', t.name,
                       'degree', pg.degree, 'score', pg.score, 'covered', cardinality(pg.words), 'snippet', ${snippet})
                       ORDER BY ${order('pg.score')}, pg.degree DESC, pg.entity_id), '[]')
-               FROM page pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
+               FROM paged pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
     p.values);
-  const maxCommonDf = Math.max(0, ...common.map((t) => t.df));
+  const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
   return {
-    total: typeIds ? row!.total : Math.max(row!.total, maxCommonDf),
-    totalIsLowerBound: common.length > 0,
-    commonWords: common.map((t) => all[t.n - 1]!),
+    total: broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total,
+    totalIsLowerBound: broad,
     hits: row!.hits,
   };
 }
