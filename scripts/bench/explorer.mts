@@ -13,8 +13,8 @@ import { evaluateMetapath, metapathSchema, movesFrom, type MetapathStep } from '
 import { neighbourhood } from '../../lib/kb/neighbourhood';
 import { listNeighbours } from '../../lib/kb/neighbours';
 import { findPaths } from '../../lib/kb/paths';
-import { searchEntities } from '../../lib/kb/search';
 import { ensureBenchDatabase } from './explorer-data';
+import { searchMeasures } from './search-measures';
 import { mulberry32 } from '../../lib/random';
 import { table, time, type Timing } from './measure';
 
@@ -29,7 +29,6 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 const rng = mulberry32(20261122);
-const pick = <T,>(xs: T[]): T => xs[Math.floor(rng() * xs.length)]!;
 
 const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: Number(values.entities), edges: Number(values.edges) });
 // One connection more than the app needs per request, as in the app's pool.
@@ -78,16 +77,7 @@ for (const sort of ['name', 'degree'] as const) {
   }));
 }
 
-// Full-text search: names, two-word phrases from documents, and single frequent document words.
-const words = (await pool.query<{ text: string }>(
-  `SELECT substring(text from '- description: (.{0,250})') AS text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 11) LIMIT $2`, [kbId, runs])).rows
-  .map((r) => (r.text ?? '').split(/[^A-Za-z]+/).filter((w) => w.length > 4));
-const phraseQueries = words.filter((w) => w.length > 3).map((w) => { const i = Math.floor(rng() * (w.length - 1)); return `${w[i]} ${w[i + 1]}`; });
-const wordQueries = words.filter((w) => w.length > 0).map((w) => pick(w));
-const nameQueries = randoms.map((e) => e.name);
-for (const [label, queries] of [['names', nameQueries], ['two document words', phraseQueries], ['one document word', wordQueries]] as const) {
-  record(await time(`full-text search, ${label}`, queries, (q) => searchEntities(pool, kbId, { query: q, limit: 20, offset: 0 })), 50);
-}
+for (const t of await searchMeasures(pool, kbId, runs, rng)) record(t, 50);
 
 // Autocomplete: prefixes, and names with one letter changed.
 const typo = (name: string) => { const i = 1 + Math.floor(rng() * (name.length - 2)); return name.slice(0, i) + (name[i] === 'x' ? 'y' : 'x') + name.slice(i + 1); };
