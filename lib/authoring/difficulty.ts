@@ -128,7 +128,7 @@ export async function assignmentDifficulty(db: Database, assignmentId: number, o
   const { rows: asked } = await db.query<Asked>(
     `SELECT e.id AS "entityId", e.external_id AS "externalId", e.name, e.id = $3 AS seed
        FROM entity e
-      WHERE e.kb_id = $2 AND (e.id = $3 OR e.id IN (SELECT j.entity_id FROM judgment j WHERE j.assignment_id = $1 AND j.label = 'relevant'))
+      WHERE e.kb_id = $2 AND e.id = ANY(ARRAY(SELECT $3::int UNION SELECT j.entity_id FROM judgment j WHERE j.assignment_id = $1 AND j.label = 'relevant'))
       ORDER BY e.name, e.id`, [assignmentId, a.kbId, a.seedId]);
   const text = a.text ?? '';
   const check = { version: a.version ?? 0, hasQuery: tokenise(text).length > 0, target: a.target };
