@@ -155,6 +155,13 @@ describe('skb CLI', () => {
       const tuned = await runSkb(['eval', '--set', 'ibd-small', '--baseline', '--k1', '2', '--b', '0.5', '--json'], env);
       expect(tuned.code, tuned.stderr).toBe(0);
       expect(JSON.parse(tuned.stdout)).toMatchObject({ name: 'BM25 (k1 2, b 0.5)', status: 'DONE', summary: { overall: { queries: 40 } } });
+      // The analyzer options build an index of their own, then rank with it.
+      const analysed = await runSkb(['eval', '--set', 'ibd-small', '--baseline', '--stop-words', '--stemming', '--json'], env);
+      expect(analysed.code, analysed.stderr).toBe(0);
+      expect(JSON.parse(analysed.stdout)).toMatchObject({ name: 'BM25 (k1 1.2, b 0.75; stop words removed, Porter stemming)', status: 'DONE' });
+      const withoutBaseline = await runSkb(['eval', '--set', 'ibd-small', '--run', small, '--stemming'], env);
+      expect(withoutBaseline.code).toBe(1);
+      expect(withoutBaseline.stderr).toMatch(/--stop-words and --stemming go with --baseline/);
       const outOfRange = await runSkb(['eval', '--set', 'ibd-small', '--baseline', 'bm25', '--b', '1.5'], env);
       expect(outOfRange.code).toBe(1);
       expect(outOfRange.stderr).toMatch(/--b: b must be between 0 and 1/);
