@@ -88,3 +88,22 @@ test('the campaign’s target warns while the seed ranks within it, never blocks
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId('difficulty')).toContainText('Target met: none in BM25’s top 3.');
 });
+
+test('a curator sets the difficulty target on the campaign form; out of range is refused by the field', async ({ page }) => {
+  await signIn(page, CURATOR);
+  await page.goto(`/kb/${PUBLIC_KB.slug}/campaigns/new`);
+  await waitForHydration(page.getByRole('button', { name: 'Create campaign' }));
+  const name = `target-${Date.now().toString(36)}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('radio', { name: 'List' }).check();
+  await page.getByLabel('Seed list file').setInputFiles({ name: 'seeds.txt', mimeType: 'text/plain', buffer: Buffer.from(`${seed.externalId}\n`) });
+  await page.getByRole('checkbox', { name: /annotator@demo\.local/ }).check();
+  const target = page.getByLabel(/Difficulty target/);
+  await target.fill('101');
+  await page.getByRole('button', { name: 'Create campaign' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'A whole number from 1 to 100, or blank for no target.' })).toBeVisible();
+  await target.fill('5');
+  await page.getByRole('button', { name: 'Create campaign' }).click();
+  await expect(page).toHaveURL(new RegExp(`/kb/${PUBLIC_KB.slug}/campaigns/\\d+$`));
+  await expect(page.getByTestId('campaign-bm25-target')).toHaveText('answers should not be in BM25’s top 5');
+});
