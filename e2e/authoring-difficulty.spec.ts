@@ -107,3 +107,38 @@ test('a curator sets the difficulty target on the campaign form; out of range is
   await expect(page).toHaveURL(new RegExp(`/kb/${PUBLIC_KB.slug}/campaigns/\\d+$`));
   await expect(page.getByTestId('campaign-bm25-target')).toHaveText('answers should not be in BM25’s top 5');
 });
+
+test('the statistics tab shows how many queries the BM25 baseline solves at Hit@1 and Hit@5, per split and origin', async ({ page, playwright, baseURL }) => {
+  test.setTimeout(90_000);
+  const curator = await playwright.request.newContext({ baseURL });
+  await apiSignIn(curator, CURATOR);
+  // BM25 ranks the seed 1st for the distinctive questions, 4th for the vague one, and not at all for the last.
+  const rows = [
+    { id: 'q0', query: DISTINCTIVE, split: 'train', metadata: { origin: 'human' } },
+    { id: 'q1', query: VAGUE, split: 'train', metadata: { origin: 'human' } },
+    { id: 'q2', query: 'Which collapsible lantern has a splash-proof housing?', split: 'test' },
+    { id: 'q3', query: 'zzyzx qwv', split: 'test' },
+  ].map((r) => JSON.stringify({ ...r, answer_ids: [seed.externalId] })).join('\n');
+  const upload = await curator.put('/api/uploads?name=difficulty.jsonl', { data: rows, headers: { 'content-type': 'application/octet-stream' } });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const name = `difficulty-stats-${Date.now().toString(36)}`;
+  const created = await curator.post(`/api/kbs/${PUBLIC_KB.slug}/query-sets`, {
+    data: { name, origin: 'synthesized', format: 'jsonl', unknownIds: 'reject', replace: false, files: [{ uploadId: ((await upload.json()) as { uploadId: string }).uploadId, kind: 'queries' }] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const setApi = `/api/kbs/${PUBLIC_KB.slug}/query-sets/${name}`;
+  const started = await curator.post(`${setApi}/runs/baseline`, { data: {} });
+  expect(started.status(), await started.text()).toBe(202);
+  const { id: runId } = (await started.json()) as { id: number };
+  await expect.poll(async () => ((await (await curator.get(`${setApi}/runs/${runId}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('DONE');
+
+  await signIn(page, CURATOR);
+  await page.goto(`/kb/${PUBLIC_KB.slug}/queries/${name}?tab=stats`);
+  const stats = page.getByTestId('difficulty-stats');
+  await expect(stats.getByRole('figure')).toContainText('BM25');
+  await expect(page.getByTestId(`difficulty-${runId}-chart`)).toBeVisible();
+  await expect(page.getByTestId(`difficulty-${runId}-table`).locator('tbody tr')).toHaveText([
+    /All\s*4\s*50\.0%\s*75\.0%/, /split train\s*2\s*50\.0%\s*100\.0%/, /split test\s*2\s*50\.0%\s*50\.0%/,
+    /human\s*2\s*50\.0%\s*100\.0%/, /synthesized\s*2\s*50\.0%\s*50\.0%/,
+  ]);
+});
