@@ -11,6 +11,11 @@ export const POSTING_BUDGET = 5_000;
 /** Entities a broad plain query ranks beyond the page (for ties at its end), and with a type filter, in all. */
 export const BROAD_DEPTH = 100;
 export const BROAD_TYPED_DEPTH = 2_000;
+/**
+ * Matches a strict query with a phrase is checked for, in score order, before its total becomes a lower bound:
+ * each check reads an entity's text (see searchBm25).
+ */
+export const PHRASE_MATCH_LIMIT = 100;
 
 export interface Bm25Hit {
   id: number;
@@ -39,6 +44,8 @@ export interface Bm25SearchOptions {
   offset: number;
   /** Overrides POSTING_BUDGET. */
   postingBudget?: number;
+  /** Overrides PHRASE_MATCH_LIMIT. */
+  phraseMatchLimit?: number;
 }
 
 /** A query term the index knows: its place in the term list (1-based; the query's words come first) and its statistics. */
@@ -172,9 +179,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const depth = opts.offset + opts.limit;
   const ctes: string[] = [];
   let broad = false;
+  let phraseLimit: number | null = null;
+  // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
+  const order = (score: string) => `round(${score} * 1e9) DESC`;
   if (query.strict) {
     const driver = strictDriver(query.strict, known);
     if (!driver) return empty;
+    if ([...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1)) {
+      phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
+    }
     ctes.push(
       `terms AS (${s.terms([...known.values()])})`,
       `candidate AS MATERIALIZED (SELECT c.entity_id, ${s.length('c.entity_id')} AS length FROM (SELECT DISTINCT c.entity_id FROM bm25_posting c
@@ -182,8 +195,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       `hit AS MATERIALIZED (
          SELECT c.entity_id, x.score, x.words, x.present FROM candidate c
           CROSS JOIN LATERAL (${s.probe('terms', 'c.entity_id', 'c.length', query.words.length)}) x)`,
-      `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
-         WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`);
+      // With a phrase, candidates are checked in score order (OFFSET 0 keeps the check above the sort) and
+      // the check stops once enough matches are found: the page is exact, the total a lower bound past the limit.
+      phraseLimit === null
+        ? `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
+             WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`
+        : `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words
+             FROM (SELECT * FROM hit ORDER BY ${order('score')} OFFSET 0) h
+            WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')}
+            ORDER BY ${order('h.score')} FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
   } else {
     const words = query.words.flatMap((w) => known.get(w) ?? []);
     if (!words.length) return empty;
@@ -210,9 +230,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
              FROM (SELECT g0.*, ${s.length('g0.entity_id')} AS length FROM grouped g0) g)`);
     }
   }
-  // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
   // Degrees are read only for the page's depth and the ties at its end.
-  const order = (score: string) => `round(${score} * 1e9) DESC`;
   ctes.push(
     `top AS MATERIALIZED (SELECT * FROM matched ORDER BY ${order('score')} FETCH FIRST ${p.add(depth)} ROWS WITH TIES)`,
     `page AS MATERIALIZED (
@@ -236,7 +254,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
   return {
     total: broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total,
-    totalIsLowerBound: broad,
+    totalIsLowerBound: broad || (phraseLimit !== null && row!.total > phraseLimit),
     hits: row!.hits,
   };
 }

@@ -4,6 +4,8 @@ import { memorySource } from '../../lib/ingest/memory-source';
 import { evaluateMetapaths, type Metapath } from '../../lib/kb/metapath';
 import { MATCH_END, MATCH_START, searchEntities, type SearchResult } from '../../lib/kb/search';
 import { currentIndex, ensureIndex } from '../../lib/retrieval/bm25-index';
+import { searchBm25 } from '../../lib/retrieval/bm25-search';
+import { parseSearchQuery } from '../../lib/retrieval/search-query';
 import { openAppDatabase, pool } from '../support/app-database';
 import type { TestDatabase } from '../support/test-database';
 
@@ -19,6 +21,9 @@ const ENTITIES = [
   { externalId: 'p6', type: 'product', name: 'Day Pack Alpha', details: 'light pack for hiking' },
   { externalId: 'p7', type: 'product', name: 'Day Pack Bravo', details: 'light pack for hiking' },
   { externalId: 'p8', type: 'product', name: 'Day Pack Charlie', details: 'light pack for hiking' },
+  // Text that PostgreSQL's full-text parser reads otherwise than the tokeniser: a hyphenated word, a host name,
+  // a decimal number, markup. Phrases across them still match (see 'strict syntax').
+  { externalId: 'p9', type: 'product', name: 'Summit Pole', details: 'carbon pole with TNF-alpha coating; see example.com for 3.5 mm tips, <b>grip</b> notes on the slopes' },
 ];
 const EDGES = [
   { source: 'p7', relation: 'mentioned in', target: 'g1' },
@@ -196,6 +201,38 @@ describe('strict syntax', () => {
     // Every word is required once the query is strict; a word no document has matches nothing.
     expect((await search('waterproof AND zzzq')).total).toBe(0);
     expect((await search('"waterproof" zzzq OR poncho')).hits.map((h) => h.externalId)).toEqual(['p4']);
+  });
+
+  it('matches phrases exactly as the tokeniser reads the text: stop words, punctuation, markup, names', async () => {
+    for (const phrase of [
+      'pole with tnf', 'tnf alpha coating', 'example com', '3 5 mm', 'tips b grip b notes', 'notes on the slopes',
+      'in the', 'summit pole type product', 'boot waterproof seams', 'trail running',
+    ]) {
+      const want = expected(phrase, has(phrase));
+      expect(want.length, phrase).toBeGreaterThan(0);
+      const result = await search(`"${phrase}"`);
+      expect(externalIds(result), phrase).toEqual(want.map((w) => w.externalId));
+      expect(result).toMatchObject({ total: want.length, totalIsLowerBound: false });
+    }
+    // Stemming or a neighbouring word does not make a match: "runs" is not "running", "3 5" not "5 3".
+    expect((await search('"trail runs"')).total).toBe(0);
+    expect((await search('"5 3 mm"')).total).toBe(0);
+  });
+
+  it('checks phrases in score order, pages exactly and counts up to the limit', async () => {
+    const phrase = 'for hiking';
+    const want = expected(phrase, has(phrase)).map((w) => w.externalId);
+    expect(want.length).toBe(6);
+    const query = parseSearchQuery(`"${phrase}"`);
+    for (const offset of [0, 2, 4]) {
+      const index = (await currentIndex(pool(), kbId, false))!;
+      const result = await searchBm25(pool(), kbId, index, query, { limit: 2, offset, phraseMatchLimit: 2 });
+      expect(result.hits.map((h) => h.externalId)).toEqual(want.slice(offset, offset + 2));
+      // Past the limit (at least the page's depth) the total is a lower bound; the last page saw every match.
+      expect(result.totalIsLowerBound).toBe(offset + 2 < want.length);
+      if (result.totalIsLowerBound) expect(result.total).toBeGreaterThanOrEqual(offset + 2);
+      else expect(result.total).toBe(want.length);
+    }
   });
 });
 
