@@ -46,6 +46,8 @@ export interface Bm25SearchOptions {
   postingBudget?: number;
   /** Overrides PHRASE_MATCH_LIMIT. */
   phraseMatchLimit?: number;
+  /** Overrides PHRASE_MEMORY_DEPTH. */
+  phraseMemoryDepth?: number;
 }
 
 /** A query term the index knows: its place in the term list (1-based; the query's words come first) and its statistics. */
@@ -180,6 +182,8 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const ctes: string[] = [];
   let broad = false;
   let phraseLimit: number | null = null;
+  // The page's covered words are read by probes (when the matches came from the in-memory scorer).
+  let probeWords = false;
   // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
   const order = (score: string) => `round(${score} * 1e9) DESC`;
   if (query.strict) {
@@ -188,7 +192,16 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     if ([...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1)) {
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
     }
-    ctes.push(
+    const found = phraseLimit !== null && driver.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET)
+      ? await phraseMatchesFromMemory(db, kbId, index, query as SearchQuery & { strict: StrictQuery }, known, opts.types, phraseLimit, opts.phraseMemoryDepth ?? PHRASE_MEMORY_DEPTH)
+      : null;
+    if (found) {
+      probeWords = true;
+      ctes.push(
+        `terms AS (${s.terms(query.words.flatMap((w) => known.get(w) ?? []))})`,
+        `matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words
+           FROM unnest(${p.add(found.map((f) => f.entity_id))}::int[], ${p.add(found.map((f) => f.score))}::float8[]) AS c(entity_id, score))`);
+    } else ctes.push(
       `terms AS (${s.terms([...known.values()])})`,
       `candidate AS MATERIALIZED (SELECT c.entity_id, ${s.length('c.entity_id')} AS length FROM (SELECT DISTINCT c.entity_id FROM bm25_posting c
          WHERE c.index_id = ${s.index} AND c.term_id = ANY(${p.add(driver.map((t) => t.id))}::int[]) ${ofType('c.entity_id')}) c)`,
@@ -201,13 +214,14 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
         ? `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
              WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`
         : `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words
-             FROM (SELECT * FROM hit ORDER BY ${order('score')} OFFSET 0) h
+             FROM (SELECT *, round(score * 1e9) AS rank FROM hit ORDER BY rank DESC OFFSET 0) h
             WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')}
-            ORDER BY ${order('h.score')} FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
+            ORDER BY h.rank DESC FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
   } else {
     const words = query.words.flatMap((w) => known.get(w) ?? []);
     if (!words.length) return empty;
     broad = words.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET);
+    probeWords = broad;
     if (broad) {
       const wanted = typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH);
       const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], wanted);
@@ -237,7 +251,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
        SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
         ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`,
     // The words each hit of a broad query covers, from probes of its postings.
-    broad
+    probeWords
       ? `paged AS (SELECT pg.entity_id, pg.score, pg.degree, x.words FROM page pg
            CROSS JOIN LATERAL (SELECT coalesce(array_agg(q.n), '{}') AS words FROM terms q
              JOIN bm25_posting w ON w.index_id = ${s.index} AND w.term_id = q.term_id AND w.entity_id = pg.entity_id) x)`
@@ -257,6 +271,40 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     totalIsLowerBound: broad || (phraseLimit !== null && row!.total > phraseLimit),
     hits: row!.hits,
   };
+}
+
+/** Entities the in-memory scorer ranks for a broad strict query with a phrase, among which matches are sought first. */
+export const PHRASE_MEMORY_DEPTH = 2_000;
+
+/**
+ * The matches of a strict query with a phrase whose candidates have more postings than the budget, best
+ * first: the PHRASE_MEMORY_DEPTH entities the in-memory scorer ranks best for its words are probed and checked
+ * in that order until `limit` + 1 matches (and ties) are found. Every match contains a query word, so it is
+ * among those the scorer ranks. Null when the best PHRASE_MEMORY_DEPTH hold fewer matches (or the last
+ * match ties with entities not ranked): matches further down are then read from the postings (searchBm25).
+ */
+async function phraseMatchesFromMemory(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery & { strict: StrictQuery },
+  known: Map<string, Term>, types: string[] | undefined, limit: number, depth: number): Promise<{ entity_id: number; score: number }[] | null> {
+  const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], depth);
+  const p = new Params();
+  const s = new Scoring(p, index);
+  const kb = p.add(kbId);
+  const ofType = types?.length
+    ? `WHERE EXISTS (SELECT 1 FROM entity t JOIN node_type n ON n.id = t.type_id WHERE t.kb_id = ${kb} AND t.id = c.entity_id AND n.name = ANY(${p.add(types)}::text[]))`
+    : '';
+  // OFFSET 0 keeps the order: candidates are probed and checked lazily, best first, until the limit.
+  const { rows } = await db.query<{ entity_id: number; score: number; rank: number }>(
+    `WITH terms AS (${s.terms([...known.values()])})
+     SELECT h.entity_id, x.score, h.rank::float8 AS rank
+       FROM (SELECT c.entity_id, round(c.score * 1e9) AS rank, ${s.length('c.entity_id')} AS length
+               FROM unnest(${p.add(best!.map((b) => b.entityId))}::int[], ${p.add(best!.map((b) => b.score))}::float8[]) AS c(entity_id, score)
+               ${ofType} ORDER BY rank DESC OFFSET 0) h
+      CROSS JOIN LATERAL (${s.probe('terms', 'h.entity_id', 'h.length', query.words.length)}) x
+      WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'x.present')}
+      ORDER BY h.rank DESC FETCH FIRST ${p.add(limit + 1)} ROWS WITH TIES`, p.values);
+  if (best!.length < depth) return rows;
+  const last = Math.round(best!.at(-1)!.score * 1e9);
+  return rows.length > limit && rows.at(-1)!.rank > last ? rows : null;
 }
 
 /** Words in more than this share of documents are not marked in snippets while rarer matched words are. */

@@ -210,9 +210,13 @@ describe('strict syntax', () => {
     ]) {
       const want = expected(phrase, has(phrase));
       expect(want.length, phrase).toBeGreaterThan(0);
-      const result = await search(`"${phrase}"`);
-      expect(externalIds(result), phrase).toEqual(want.map((w) => w.externalId));
-      expect(result).toMatchObject({ total: want.length, totalIsLowerBound: false });
+      // From the postings, and from the in-memory scorer's ranking (more postings than the budget).
+      for (const postingBudget of [undefined, 1]) {
+        const result = await search(`"${phrase}"`, { postingBudget });
+        expect(externalIds(result), phrase).toEqual(want.map((w) => w.externalId));
+        expect(result.hits.map((h) => h.covered)).toEqual(want.map((w) => w.covered));
+        expect(result).toMatchObject({ total: want.length, totalIsLowerBound: false });
+      }
     }
     // Stemming or a neighbouring word does not make a match: "runs" is not "running", "3 5" not "5 3".
     expect((await search('"trail runs"')).total).toBe(0);
@@ -224,9 +228,12 @@ describe('strict syntax', () => {
     const want = expected(phrase, has(phrase)).map((w) => w.externalId);
     expect(want.length).toBe(6);
     const query = parseSearchQuery(`"${phrase}"`);
-    for (const offset of [0, 2, 4]) {
+    // From the postings; from the in-memory ranking; and from the postings again when the best 2 it ranks hold
+    // too few matches.
+    const ways = [{}, { postingBudget: 1 }, { postingBudget: 1, phraseMemoryDepth: 2 }];
+    for (const [offset, way] of [0, 2, 4].flatMap((o) => ways.map((w) => [o, w] as const))) {
       const index = (await currentIndex(pool(), kbId, false))!;
-      const result = await searchBm25(pool(), kbId, index, query, { limit: 2, offset, phraseMatchLimit: 2 });
+      const result = await searchBm25(pool(), kbId, index, query, { limit: 2, offset, phraseMatchLimit: 2, ...way });
       expect(result.hits.map((h) => h.externalId)).toEqual(want.slice(offset, offset + 2));
       // Past the limit (at least the page's depth) the total is a lower bound; the last page saw every match.
       expect(result.totalIsLowerBound).toBe(offset + 2 < want.length);
