@@ -184,6 +184,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   let phraseLimit: number | null = null;
   // The page's covered words are read by probes (when the matches came from the in-memory scorer).
   let probeWords = false;
+  let foundLowerBound = false;
   // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
   const order = (score: string) => `round(${score} * 1e9) DESC`;
   if (query.strict) {
@@ -193,14 +194,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
     }
     const found = phraseLimit !== null && driver.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET)
-      ? await phraseMatchesFromMemory(db, kbId, index, query as SearchQuery & { strict: StrictQuery }, known, opts.types, phraseLimit, opts.phraseMemoryDepth ?? PHRASE_MEMORY_DEPTH)
+      ? await phraseMatchesFromMemory(db, kbId, index, query as SearchQuery & { strict: StrictQuery }, known, opts.types, depth, phraseLimit, opts.phraseMemoryDepth ?? PHRASE_MEMORY_DEPTH)
       : null;
     if (found) {
       probeWords = true;
+      foundLowerBound = found.lowerBound;
       ctes.push(
         `terms AS (${s.terms(query.words.flatMap((w) => known.get(w) ?? []))})`,
         `matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words
-           FROM unnest(${p.add(found.map((f) => f.entity_id))}::int[], ${p.add(found.map((f) => f.score))}::float8[]) AS c(entity_id, score))`);
+           FROM unnest(${p.add(found.rows.map((f) => f.entity_id))}::int[], ${p.add(found.rows.map((f) => f.score))}::float8[]) AS c(entity_id, score))`);
     } else ctes.push(
       `terms AS (${s.terms([...known.values()])})`,
       `candidate AS MATERIALIZED (SELECT c.entity_id, ${s.length('c.entity_id')} AS length FROM (SELECT DISTINCT c.entity_id FROM bm25_posting c
@@ -268,7 +270,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
   return {
     total: broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total,
-    totalIsLowerBound: broad || (phraseLimit !== null && row!.total > phraseLimit),
+    totalIsLowerBound: broad || foundLowerBound || (phraseLimit !== null && row!.total > phraseLimit),
     hits: row!.hits,
   };
 }
@@ -278,13 +280,14 @@ export const PHRASE_MEMORY_DEPTH = 2_000;
 
 /**
  * The matches of a strict query with a phrase whose candidates have more postings than the budget, best
- * first: the PHRASE_MEMORY_DEPTH entities the in-memory scorer ranks best for its words are probed and checked
- * in that order until `limit` + 1 matches (and ties) are found. Every match contains a query word, so it is
- * among those the scorer ranks. Null when the best PHRASE_MEMORY_DEPTH hold fewer matches (or the last
- * match ties with entities not ranked): matches further down are then read from the postings (searchBm25).
+ * first: the `depth` entities the in-memory scorer ranks best for its words are probed and checked in that
+ * order until `limit` + 1 matches (and ties) are found. Every match contains a query word, so it is among
+ * those the scorer ranks, and the page (to `pageDepth`) is exact when that many matches rank above the last
+ * entity scored; the total is then a lower bound unless the scorer ranked every entity with a query word.
+ * Null when the best hold fewer matches: the matches are then read from the postings (searchBm25).
  */
 async function phraseMatchesFromMemory(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery & { strict: StrictQuery },
-  known: Map<string, Term>, types: string[] | undefined, limit: number, depth: number): Promise<{ entity_id: number; score: number }[] | null> {
+  known: Map<string, Term>, types: string[] | undefined, pageDepth: number, limit: number, depth: number): Promise<{ rows: { entity_id: number; score: number }[]; lowerBound: boolean } | null> {
   const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], depth);
   const p = new Params();
   const s = new Scoring(p, index);
@@ -302,9 +305,9 @@ async function phraseMatchesFromMemory(db: Queryable, kbId: number, index: Bm25I
       CROSS JOIN LATERAL (${s.probe('terms', 'h.entity_id', 'h.length', query.words.length)}) x
       WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'x.present')}
       ORDER BY h.rank DESC FETCH FIRST ${p.add(limit + 1)} ROWS WITH TIES`, p.values);
-  if (best!.length < depth) return rows;
+  if (best!.length < depth) return { rows, lowerBound: rows.length > limit };
   const last = Math.round(best!.at(-1)!.score * 1e9);
-  return rows.length > limit && rows.at(-1)!.rank > last ? rows : null;
+  return rows.length >= pageDepth && rows[pageDepth - 1]!.rank > last ? { rows, lowerBound: true } : null;
 }
 
 /** Words in more than this share of documents are not marked in snippets while rarer matched words are. */
