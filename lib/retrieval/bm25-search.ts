@@ -166,8 +166,11 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
  * postings kept in memory (`scoreBm25`), exactly, for the best BROAD_DEPTH entities (more for a deep page),
  * and its total is a lower bound: the most documents any one of its words is in, or with a type filter, the
  * matches of those types among the best BROAD_TYPED_DEPTH. Strict queries read the postings of their most
- * selective required group and probe each candidate's other words. Snippets and coverage are read for the
- * returned page only in the broad case, and snippets always.
+ * selective required group and probe each candidate's other words; with a phrase, whose check reads the text,
+ * candidates are checked best first until PHRASE_MATCH_LIMIT matches (or the page's depth) are found (the
+ * total is then a lower bound), and with more postings than the budget they are first sought among the in-memory scorer's best
+ * (`phraseMatchesFromMemory`). Snippets and coverage are read for the returned page only in the broad case, and
+ * snippets always.
  */
 export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery, opts: Bm25SearchOptions): Promise<Bm25SearchResult> {
   const empty = { total: 0, totalIsLowerBound: false, hits: [] };
