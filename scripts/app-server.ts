@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '../lib/http/client-address';
 import { refuseMalformedPath } from '../lib/http/request-path';
+import { pool } from '../lib/db/client';
+import { warmSearchIndexes } from '../lib/retrieval/bm25-warm';
 
 /**
  * The app's HTTP server, started by `skb serve`: Next.js behind a plain Node server, so that every request
@@ -27,7 +29,11 @@ server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
   req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxies);
   void handle(req, res);
 });
-server.listen(port, hostname, () => console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}`));
+server.listen(port, hostname, () => {
+  console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}`);
+  // The search index's common words, read ahead in the process that answers searches.
+  void warmSearchIndexes(pool());
+});
 
 let stopping = false;
 const stop = () => {

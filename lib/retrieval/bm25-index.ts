@@ -1,6 +1,7 @@
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import { ownerGone, thisProcess } from '../ingest/owner';
 import { retrieverText } from '../kb/retriever-text';
+import { keepCommonPostings } from './bm25-warm';
 import { analyse, DEFAULT_ANALYZER, termCounts, type Analyzer } from './tokenise';
 import { pageWriter, type PostingPage } from './bm25-write';
 
@@ -85,7 +86,9 @@ export async function ensureIndex(db: Database, kbId: number, relations: boolean
 
 /** Starts building the default index (no relation lines, default analyzer) unless it is current or being built; errors are logged. */
 export function buildIndexInBackground(db: Database, kbId: number): void {
-  ensureIndex(db, kbId, false).catch((err: Error) => console.warn(`Building the BM25 index of knowledge base ${kbId}: ${err.message}`));
+  ensureIndex(db, kbId, false)
+    .then((index) => keepCommonPostings(db, index))
+    .catch((err: Error) => console.warn(`Building the BM25 index of knowledge base ${kbId}: ${err.message}`));
 }
 
 type Claim = { index: Bm25Index } | { waitFor: number } | { build: number; total: number };

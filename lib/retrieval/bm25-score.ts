@@ -108,6 +108,17 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): P
   return result;
 }
 
+/**
+ * Reads the document lengths and these terms' postings into the process's caches ahead of the first query
+ * that needs them; how many postings are now kept for them.
+ */
+export async function keepPostings(db: Queryable, index: Bm25Index, termIds: number[]): Promise<number> {
+  const [, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, termIds)]);
+  let n = 0;
+  for (const p of postings.values()) n += p.entities.length;
+  return n;
+}
+
 /** Each document's length normalisation for these parameters, kept for the next call with the same. */
 function lengthNorm(lengths: Lengths, index: Bm25Index, params: Bm25Params): Float64Array {
   if (lengths.norm?.params.k1 === params.k1 && lengths.norm.params.b === params.b) return lengths.norm.values;

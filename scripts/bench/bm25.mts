@@ -18,6 +18,7 @@ import { mulberry32 } from '../../lib/random';
 import { BM25_DEFAULTS } from '../../lib/retrieval/bm25';
 import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { rankBm25 } from '../../lib/retrieval/bm25-score';
+import { keepCommonPostings } from '../../lib/retrieval/bm25-warm';
 import { tokenise } from '../../lib/retrieval/tokenise';
 import { ensureBenchDatabase } from './explorer-data';
 import { table, time } from './measure';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '1000' },
     'stop-words': { type: 'boolean', default: false },
     stemming: { type: 'boolean', default: false },
+    // Read the common terms' postings ahead, as the app server does at start, before the first pass.
+    'read-ahead': { type: 'boolean', default: false },
   },
 });
 const analyzer = { stopWords: values['stop-words']!, stemming: values.stemming! };
@@ -68,6 +71,12 @@ const { rows: [size] } = await pool.query<{ bytes: string; postings: string; ter
           (SELECT count(*) FROM bm25_posting WHERE index_id = $1) AS postings, (SELECT count(*) FROM bm25_term WHERE index_id = $1) AS terms`, [index.id]);
 const mb = (Number(size!.bytes) / 1024 / 1024).toFixed(0);
 console.log(`Index built in ${buildSeconds.toFixed(1)} s: ${index.docs.toLocaleString('en')} documents (average ${index.avgLength.toFixed(1)} terms), ${Number(size!.terms).toLocaleString('en')} terms, ${Number(size!.postings).toLocaleString('en')} postings, ${mb} MB on disk`);
+
+if (values['read-ahead']) {
+  started = performance.now();
+  const kept = await keepCommonPostings(pool, index);
+  console.log(`Read ahead: ${kept.toLocaleString('en')} postings of the common terms in ${((performance.now() - started) / 1000).toFixed(1)} s; process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+}
 
 // Single queries, one at a time. The first pass reads each term's postings from the database when first met
 // (the first query also the document lengths); the second finds them kept in the process, as a running app does.
