@@ -2,6 +2,7 @@ import type { Queryable } from '../db/transaction';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
+import { TopK } from './top-k';
 
 /** One term's postings: the entities it occurs in and how often. */
 interface Postings {
@@ -131,42 +132,14 @@ function lengthNorm(lengths: Lengths, index: Bm25Index, params: Bm25Params): Flo
 /** Whether a scores higher than b: higher score, or the same and the lower entity id. */
 const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.entityId < b.entityId);
 
-/** The `depth` best of `scores` (entities with a positive score), best first, by a heap of the best so far. */
+/** The `depth` best of `scores` (entities with a positive score), best first. */
 function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
-  const heap: Scored[] = []; // heap[0] is the worst kept
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let w = i;
-      if (l < heap.length && better(heap[w]!, heap[l]!)) w = l;
-      if (r < heap.length && better(heap[w]!, heap[r]!)) w = r;
-      if (w === i) return;
-      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
-      i = w;
-    }
-  };
+  const top = new TopK(depth);
   for (let k = 0; k < count; k++) {
     const slot = touched[k]!;
-    const score = scores[slot]!;
-    const worst = heap.length === depth ? heap[0] : undefined;
-    // Most entities do not beat the worst kept: tell before allocating.
-    if (worst && (score < worst.score || (score === worst.score && slot + first > worst.entityId))) continue;
-    const s = { entityId: slot + first, score };
-    if (heap.length < depth) {
-      heap.push(s);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (!better(heap[p]!, heap[i]!)) break;
-        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
-        i = p;
-      }
-    } else if (depth > 0 && better(s, heap[0]!)) {
-      heap[0] = s;
-      down(0);
-    }
+    top.push(scores[slot]!, slot + first, slot);
   }
-  return heap.sort((a, b) => (better(a, b) ? -1 : 1));
+  return top.sorted().map(({ id, score }) => ({ entityId: id, score }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityMatrix } from './cache';
-import { TopK } from './topk';
+import { TopK } from '../retrieval/top-k';
 
 /**
  * Exact cosine top-k by brute force: every row's similarity (see `ScoreKernel`), the best kept in a top-k

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fuseRankings } from '../../../lib/vectors/fusion';
 import { ScoreKernel } from '../../../lib/vectors/kernel';
 import { nearestRows, ranksOfEntities } from '../../../lib/vectors/memory-search';
-import { TopK } from '../../../lib/vectors/topk';
+import { TopK } from '../../../lib/retrieval/top-k';
 import { mulberry32 } from '../../../lib/random';
 
 describe('top-k heap', () => {
