@@ -1,0 +1,187 @@
+import { badRequest } from '../errors';
+import type { Database } from '../db/transaction';
+import { evaluateMetapaths, movesFrom, type MetapathSchema, type MetapathStep } from '../kb/metapath';
+import type { MetapathMove } from '../kb/metapath-moves';
+import { sampleTemplateSeeds } from './candidates';
+import { templateWords } from './template-words';
+import type { SynthesisTemplate, TemplateBranch, TemplateSize } from './types';
+
+/** Templates have 1 to 3 steps over all branches, as STaRK's do. */
+export const MAX_TEMPLATE_STEPS = 3;
+
+/** A branch as written in a key: "disease -[indication]<- drug -[target]-> gene/protein". */
+export function branchKey(branch: TemplateBranch): string {
+  return branch.startType + branch.steps.map((s) => ` -[${s.relation}]${s.direction === 'out' ? '->' : '<-'} ${s.targetType}`).join('');
+}
+
+function makeTemplate(branches: TemplateBranch[]): SynthesisTemplate {
+  const answerType = branches[0]!.steps.at(-1)!.targetType;
+  return {
+    key: branches.map(branchKey).join(' & '),
+    branches,
+    answerType,
+    steps: branches.reduce((n, b) => n + b.steps.length, 0),
+    words: templateWords(branches, answerType),
+  };
+}
+
+/**
+ * The moves enumeration takes from a type. An incoming move is left out when the knowledge base holds the
+ * mirrored triple with as many edges (PrimeKG stores every edge both ways): it reaches the same entities as
+ * the outgoing move, and would only double the templates.
+ */
+function templateMoves(schema: MetapathSchema, type: string): MetapathMove[] {
+  const edgeCount = new Map(schema.triples.map((t) => [`${t.sourceType}\0${t.relation}\0${t.targetType}`, t.edgeCount]));
+  return movesFrom(schema.triples, type).filter((m) => m.edgeCount > 0
+    && !(m.direction === 'in' && edgeCount.get(`${type}\0${m.relation}\0${m.targetType}`) === m.edgeCount));
+}
+
+/**
+ * Whether `next` walks straight back along the relation `prev` came by, to the type `prev` left from: the
+ * reached set is the seed and its siblings, so the seed answers its own query (and the leak check drops it).
+ */
+const walksBack = (prev: MetapathStep, prevFrom: string, next: MetapathStep) => next.relation === prev.relation && next.targetType === prevFrom;
+
+/** Every path of 1 to `maxSteps` steps from each type, without steps that walk straight back. */
+function enumeratePaths(schema: MetapathSchema, maxSteps: number): TemplateBranch[] {
+  const moves = new Map<string, MetapathMove[]>();
+  const movesOf = (type: string) => {
+    let m = moves.get(type);
+    if (!m) moves.set(type, (m = templateMoves(schema, type)));
+    return m;
+  };
+  const paths: TemplateBranch[] = [];
+  const extend = (startType: string, steps: MetapathStep[], types: string[]) => {
+    if (steps.length) paths.push({ startType, steps });
+    if (steps.length === maxSteps) return;
+    for (const m of movesOf(types.at(-1)!)) {
+      const step: MetapathStep = { relation: m.relation, direction: m.direction, targetType: m.targetType };
+      const prev = steps.at(-1);
+      if (prev && walksBack(prev, types.at(-2)!, step)) continue;
+      extend(startType, [...steps, step], [...types, m.targetType]);
+    }
+  };
+  for (const { name } of schema.types) extend(name, [], [name]);
+  return paths;
+}
+
+/**
+ * The relational templates of a schema: single paths of 1 to `maxSteps` steps, and two paths meeting at one
+ * answer type (STaRK's two-branch templates, steps over both at most `maxSteps`; a branch is never paired with
+ * itself). Sorted by steps, then key.
+ */
+export function enumerateTemplates(schema: MetapathSchema, maxSteps = MAX_TEMPLATE_STEPS): SynthesisTemplate[] {
+  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_TEMPLATE_STEPS) {
+    throw badRequest(`steps: templates have 1 to ${MAX_TEMPLATE_STEPS} steps (got ${maxSteps})`);
+  }
+  const paths = enumeratePaths(schema, maxSteps);
+  const templates = paths.map((p) => makeTemplate([p]));
+  const byAnswer = new Map<string, TemplateBranch[]>();
+  for (const p of paths) {
+    if (p.steps.length >= maxSteps) continue;
+    const type = p.steps.at(-1)!.targetType;
+    byAnswer.set(type, [...(byAnswer.get(type) ?? []), p]);
+  }
+  for (const branches of byAnswer.values()) {
+    // Shorter branch first, then by key: each pair once, in one order.
+    const sorted = branches.map((b) => ({ b, key: branchKey(b) }))
+      .sort((x, y) => x.b.steps.length - y.b.steps.length || (x.key < y.key ? -1 : 1));
+    for (let i = 0; i < sorted.length; i++) {
+      for (let j = i + 1; j < sorted.length; j++) {
+        if (sorted[i]!.b.steps.length + sorted[j]!.b.steps.length <= maxSteps) templates.push(makeTemplate([sorted[i]!.b, sorted[j]!.b]));
+      }
+    }
+  }
+  return templates.sort((a, b) => a.steps - b.steps || a.branches.length - b.branches.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+const ARROW = /\s+-\[([^\]]*)\](->|<-)\s+/;
+
+/** Why a branch written in a key is not a path of this schema, or its parsed form. */
+function parseBranch(schema: MetapathSchema, text: string): TemplateBranch | string {
+  const parts = text.trim().split(ARROW);
+  if (parts.length < 4 || parts.length % 3 !== 1) return `"${text.trim()}" is not a path (write it as "type -[relation]-> type", "-[relation]<-" for an edge walked backwards)`;
+  const types = new Set(schema.types.map((t) => t.name));
+  const relations = new Set(schema.relations);
+  const startType = parts[0]!.trim();
+  const problems: string[] = [];
+  if (!types.has(startType)) problems.push(`unknown entity type "${startType}"`);
+  const steps: MetapathStep[] = [];
+  let from = startType;
+  for (let i = 1; i < parts.length; i += 3) {
+    const step: MetapathStep = { relation: parts[i]!, direction: parts[i + 1] === '->' ? 'out' : 'in', targetType: parts[i + 2]!.trim() };
+    if (!relations.has(step.relation)) problems.push(`unknown relation "${step.relation}"`);
+    if (!types.has(step.targetType)) problems.push(`unknown entity type "${step.targetType}"`);
+    else if (types.has(from) && relations.has(step.relation)) {
+      const [source, target] = step.direction === 'out' ? [from, step.targetType] : [step.targetType, from];
+      if (!schema.triples.some((t) => t.sourceType === source && t.relation === step.relation && t.targetType === target && t.edgeCount > 0)) {
+        problems.push(`no "${step.relation}" edges lead from ${source} to ${target}`);
+      }
+    }
+    steps.push(step);
+    from = step.targetType;
+  }
+  return problems.length ? [...new Set(problems)].join(', ') : { startType, steps };
+}
+
+function parseTemplate(schema: MetapathSchema, key: string): SynthesisTemplate | string {
+  const parsed = key.split(' & ').map((b) => parseBranch(schema, b));
+  const problems = parsed.filter((p): p is string => typeof p === 'string');
+  if (problems.length) return problems.join('; ');
+  const branches = parsed as TemplateBranch[];
+  if (branches.length > 2) return 'a template has one or two paths';
+  const steps = branches.reduce((n, b) => n + b.steps.length, 0);
+  if (steps > MAX_TEMPLATE_STEPS) return `a template has at most ${MAX_TEMPLATE_STEPS} steps over all its paths (this has ${steps})`;
+  const ends = new Set(branches.map((b) => b.steps.at(-1)!.targetType));
+  if (ends.size > 1) return `its paths end at different types (${[...ends].join(', ')}); they must meet at one`;
+  return makeTemplate(branches);
+}
+
+/**
+ * The templates named by `keys`, in that order. A key is read as a path of the schema, so templates the
+ * enumeration leaves out (straight walks back) may still be named. Throws 400 naming every key that is not a
+ * template of this knowledge base and why (unknown type, unknown relation, no such edges).
+ */
+export function templatesByKey(schema: MetapathSchema, keys: string[]): SynthesisTemplate[] {
+  const found: SynthesisTemplate[] = [];
+  const problems: string[] = [];
+  for (const key of keys) {
+    const t = parseTemplate(schema, key);
+    if (typeof t === 'string') problems.push(`"${key}": ${t}`);
+    else found.push(t);
+  }
+  if (problems.length) throw badRequest(`templates: unknown template${problems.length > 1 ? 's' : ''}: ${problems.join('; ')}`);
+  return found;
+}
+
+function median(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Answer-set sizes per template on the first `sample` seeds the planner would hand out with `seed` (see
+ * candidates.ts), each computed exactly by the metapath engine.
+ */
+export async function measureTemplates(db: Database, kbId: number, templates: SynthesisTemplate[], opts: { sample: number; seed: number }): Promise<TemplateSize[]> {
+  const sizes: TemplateSize[] = [];
+  for (const template of templates) {
+    const seedSets = await sampleTemplateSeeds(db, kbId, template, opts.seed, opts.sample);
+    const totals: number[] = [];
+    for (const seeds of seedSets) {
+      const paths = template.branches.map((b, i) => ({ start: { entity: seeds[i]! }, steps: b.steps }));
+      totals.push((await evaluateMetapaths(db, kbId, paths, { limit: 0, offset: 0 })).total);
+    }
+    sizes.push({
+      key: template.key,
+      sampled: totals.length,
+      nonEmpty: totals.filter((n) => n > 0).length,
+      mean: totals.length ? totals.reduce((a, b) => a + b, 0) / totals.length : 0,
+      median: median(totals),
+      max: totals.length ? Math.max(...totals) : 0,
+    });
+  }
+  return sizes;
+}
