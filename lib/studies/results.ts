@@ -1,6 +1,6 @@
 import { mulberry32 } from '../random';
 import { krippendorffAlpha } from '../stats/agreement';
-import type { Dimension } from './dimensions';
+import { points, type Dimension } from './dimensions';
 
 export interface RatedItem {
   id: number;
@@ -90,20 +90,18 @@ export function studyResults(dimensions: Dimension[], items: RatedItem[], all: R
   const failed = attentionFailures(itemById, all);
   const excluded = new Set(opts.excludeFailed ? failed.map((f) => f.participantId) : []);
   const ratings = all.filter((r) => !excluded.has(r.participantId) && !itemById.get(r.itemId)?.attention);
-  const numeric = dimensions.filter((d): d is Exclude<Dimension, { kind: 'text' }> => d.kind !== 'text');
+  const numeric = ratedDimensions(dimensions);
   const sources = [...new Set(items.filter((i) => !i.attention).map((i) => i.source))].sort();
 
   const results: DimensionResult[] = numeric.map((d) => {
-    const pts = d.kind === 'binary' ? [0, 1] : range(d.min, d.max);
-    const mid = (pts[0]! + pts[pts.length - 1]!) / 2;
     const rows = ratings.filter((r) => r.dimension === d.key && r.value !== null);
-    const summarise = (values: number[]): Summary => summary(values, pts, d.kind === 'binary' ? null : mid);
+    const summarise = (values: number[]): Summary => dimensionSummary(d, values);
     const byItem = groupValues(rows);
     return {
       key: d.key,
       label: d.label,
       kind: d.kind,
-      points: pts,
+      points: points(d),
       overall: summarise(rows.map((r) => r.value!)),
       bySource: sources.map((source) => ({ source, ...summarise(rows.filter((r) => itemById.get(r.itemId)?.source === source).map((r) => r.value!)) })),
       agreement: agreement([...byItem.values()], d.kind === 'binary' ? 'nominal' : 'ordinal', opts),
@@ -145,6 +143,16 @@ function attentionFailures(itemById: Map<number, RatedItem>, ratings: RatingRow[
     byParticipant.set(r.participantId, [...(byParticipant.get(r.participantId) ?? []), failure]);
   }
   return [...byParticipant].sort(([a], [b]) => a - b).map(([participantId, failures]) => ({ participantId, failures }));
+}
+
+/** The dimensions rated with a value: scales and binary ones (free text is only exported). */
+export type RatedDimension = Exclude<Dimension, { kind: 'text' }>;
+export const ratedDimensions = (dimensions: Dimension[]): RatedDimension[] => dimensions.filter((d): d is RatedDimension => d.kind !== 'text');
+
+/** A rated dimension's summary of some values: counts per point, mean and the positive / non-negative shares. */
+export function dimensionSummary(d: RatedDimension, values: number[]): Summary {
+  const pts = points(d);
+  return summary(values, pts, d.kind === 'binary' ? null : (pts[0]! + pts[pts.length - 1]!) / 2);
 }
 
 function summary(values: number[], pts: number[], mid: number | null): Summary {
@@ -206,7 +214,6 @@ export function bootstrapInterval(units: number[][], metric: 'ordinal' | 'nomina
   return [at(0.025), at(0.975)];
 }
 
-const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 /** Population standard deviation: the spread of the ratings an item got. */
 const sd = (xs: number[]) => {
