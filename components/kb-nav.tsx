@@ -14,13 +14,16 @@ const SECTIONS = [
   { href: '/studies', label: 'Studies' },
 ] as const;
 
+/** Sections for those who manage queries (curators, admins). */
+const CURATOR_SECTIONS = [{ href: '/synthesize', label: 'Synthesize' }] as const;
+
 /** The explorer's sections for one knowledge base; the current one is marked for screen readers too. */
-export function KbNav({ slug }: { slug: string }) {
+export function KbNav({ slug, canManage = false }: { slug: string; canManage?: boolean }) {
   const pathname = usePathname();
   const base = `/kb/${encodeURIComponent(slug)}`;
   return (
-    <nav aria-label="Explorer" className="mb-4 flex gap-1 border-b border-slate-200 text-sm">
-      {SECTIONS.map((s) => {
+    <nav aria-label="Explorer" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 text-sm">
+      {[...SECTIONS, ...(canManage ? CURATOR_SECTIONS : [])].map((s) => {
         const href = base + s.href;
         const current = s.href === '' ? pathname === base : pathname.startsWith(href);
         return (

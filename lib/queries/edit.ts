@@ -32,7 +32,8 @@ export interface QueryDetail {
   revisions: QueryRevisionView[];
 }
 
-async function resolveEntities(db: Queryable, kbId: number, ids: string[]): Promise<QueryEntity[]> {
+/** Entities named by external id, in order; unknown ones with null ids and names. */
+export async function resolveEntities(db: Queryable, kbId: number, ids: string[]): Promise<QueryEntity[]> {
   const { rows } = await db.query<QueryEntity>(
     `SELECT x.id, e.id AS "entityId", e.name, t.name AS type
        FROM unnest($2::text[]) WITH ORDINALITY AS x(id, n)

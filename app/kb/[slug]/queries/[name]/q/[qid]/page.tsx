@@ -7,6 +7,8 @@ import { QueryDetailView } from '@/components/queries/query-detail';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { orNotFound } from '@/lib/auth/page-guard';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
+import { provenanceEntities, provenanceOf } from '@/lib/synthesis/provenance-entities';
+import { ProvenanceView } from '@/components/synthesis/provenance';
 
 type Params = { slug: string; name: string; qid: string };
 
@@ -19,6 +21,8 @@ export default async function QueryPage({ params, searchParams }: { params: Prom
   const { slug, name, qid } = await params;
   const { user, kb, set } = await requirePageQuerySet(queryPage(slug, name, qid), await searchParams, slug, name);
   const query = await orNotFound(getQuery(pool(), kb.id, set.id, qid));
+  const provenance = provenanceOf(query.metadata);
+  const named = provenance && await provenanceEntities(pool(), kb.id, provenance);
   return (
     <section className="space-y-4">
       <div>
@@ -28,6 +32,13 @@ export default async function QueryPage({ params, searchParams }: { params: Prom
         <h1 className="text-2xl font-semibold">Query {query.id}</h1>
       </div>
       <QueryDetailView slug={kb.slug} name={set.name} initial={query} canEdit={can(user.role, 'queries:manage')} />
+      {provenance && named && (
+        <section aria-labelledby="provenance-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+          <h2 id="provenance-heading" className="mb-2 font-medium">How this query was made</h2>
+          <ProvenanceView slug={kb.slug} provenance={provenance} entities={named.entities} sourceDocument={named.sourceDocument}
+            canSeeCalls={can(user.role, 'queries:manage')} />
+        </section>
+      )}
     </section>
   );
 }

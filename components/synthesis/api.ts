@@ -1,0 +1,70 @@
+import type { ItemOutcome, SynthesisSummary, SynthesisTemplate, TemplateSize } from '@/lib/synthesis/types';
+
+/**
+ * Addresses and answer shapes of the synthesis API and pages, as the browser sees them. Requests go through
+ * requestJson (components/queries/api), so a refused form keeps the server's status and field problems.
+ */
+
+const enc = encodeURIComponent;
+
+export const synthesisApi = (slug: string) => `/api/kbs/${enc(slug)}/synthesis`;
+export const jobApi = (slug: string, id: number) => `${synthesisApi(slug)}/jobs/${id}`;
+export const synthesizePage = (slug: string) => `/kb/${enc(slug)}/synthesize`;
+export const llmCallPage = (slug: string, id: number | string) => `/kb/${enc(slug)}/llm-calls/${enc(String(id))}`;
+export const PROMPTS_API = '/api/llm/prompts';
+
+/** Whether the server has an LLM configured, and which models it would use. */
+export interface LlmStatus {
+  configured: boolean;
+  model: string | null;
+  filterModels: string[];
+}
+
+export type ListedTemplate = SynthesisTemplate & { size?: TemplateSize };
+
+export interface TemplateList {
+  llm: LlmStatus;
+  total: number;
+  items: ListedTemplate[];
+}
+
+export type PreviewItem = ItemOutcome & { position: number };
+
+export type JobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+export interface JobView {
+  id: number;
+  status: JobStatus;
+  querySet: string;
+  spec: JobSpecBody;
+  /** Queries kept so far, of `total` asked. */
+  done: number;
+  total: number;
+  attempted: number;
+  summary: SynthesisSummary;
+  message: string | null;
+  llm: { models: string[] } | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** What the page sends to start a job (and, without the set's name, to preview). */
+export interface JobSpecBody {
+  querySet?: string;
+  templates: string[] | { minAnswers: number; maxAnswers: number };
+  count: number;
+  seed: number;
+  useLlm: boolean;
+  filterModels?: string[];
+  agreement: 'all' | 'majority';
+  maxAnswers: number;
+}
+
+export interface PromptView {
+  id: string;
+  version: number;
+  description: string;
+  system: string;
+  user: string;
+  vars: string[];
+}
