@@ -1,0 +1,51 @@
+import { branchWords, fillSeeds, seedSlot, typeWords, withArticle } from './template-words';
+import type { SynthesisTemplate } from './types';
+
+/** What the realiser needs of a property: its text, the field it came from, and whether it is that field's whole value. */
+export interface PropertyPhrase {
+  text: string;
+  field: string | null;
+  whole: boolean;
+}
+
+/** A field's path as a noun: "details.active_ingredient" reads "active ingredient", list positions dropped. */
+export function fieldLabel(path: string): string {
+  const named = path.split('.').filter((part) => !/^\d+$/.test(part));
+  return (named.at(-1) ?? path).replace(/_+/g, ' ').trim() || 'text';
+}
+
+const quoted = (text: string) => `“${text}”`;
+
+function listed(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** What the answer has, one predicate per field: "has a description that mentions “x” and “y”". */
+function predicates(properties: PropertyPhrase[]): string[] {
+  const phrases = new Map<string, string[]>();
+  const out: string[] = [];
+  for (const p of properties) {
+    if (p.field === null) out.push(`is described as ${quoted(p.text)}`);
+    else if (p.whole) out.push(`has ${quoted(p.text)} as its ${fieldLabel(p.field)}`);
+    else {
+      const label = fieldLabel(p.field);
+      if (!phrases.has(label)) phrases.set(label, []);
+      phrases.get(label)!.push(quoted(p.text));
+    }
+  }
+  const mentions = [...phrases].map(([label, texts]) => `has ${withArticle(label)} that mentions ${listed(texts)}`);
+  return [...mentions, ...out];
+}
+
+/**
+ * The template realiser: a plain question from the template in words, the seeds' names and the properties,
+ * e.g. "Which gene/protein, targeted by a drug indicated for Crohn disease, has a description that mentions
+ * “transcription factor”?". It names the seeds only; the answer's name is never among its inputs.
+ */
+export function realiseQuery(template: SynthesisTemplate, seedNames: string[], properties: PropertyPhrase[]): string {
+  const relational = fillSeeds(template.branches.map((b, i) => branchWords(b, seedSlot(i))).join(' and '), seedNames);
+  const has = predicates(properties);
+  const type = typeWords(template.answerType);
+  return has.length ? `Which ${type}, ${relational}, ${listed(has)}?` : `Find ${withArticle(type)} ${relational}.`;
+}

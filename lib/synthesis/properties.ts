@@ -1,0 +1,157 @@
+import { findLeaks } from '../authoring/leak';
+import type { Queryable } from '../db/transaction';
+import { STOP_WORDS } from '../retrieval/tokenise';
+import type { TextProperty } from './types';
+
+/** One scalar of a document: its dotted path ("details.indication", "features.1") and its text as stored. */
+export interface DocumentField {
+  path: string;
+  text: string;
+}
+
+/** A property the extractor found, and whether it is the field's whole value (a short field) or a phrase in it. */
+export interface ExtractedProperty extends TextProperty {
+  whole: boolean;
+}
+
+const MAX_DEPTH = 8;
+
+/** The document's scalar values in document order, each with its dotted path. */
+export function documentFields(document: unknown): DocumentField[] {
+  const fields: DocumentField[] = [];
+  const walk = (value: unknown, path: string, depth: number) => {
+    if (typeof value === 'string') {
+      if (value.trim()) fields.push({ path, text: value });
+    } else if (typeof value === 'number' || typeof value === 'boolean') {
+      if (typeof value !== 'number' || Number.isFinite(value)) fields.push({ path, text: String(value) });
+    } else if (value && typeof value === 'object' && depth < MAX_DEPTH) {
+      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+      for (const [k, v] of entries) walk(v, path ? `${path}.${k}` : k, depth + 1);
+    }
+  };
+  walk(document, '', 0);
+  return fields;
+}
+
+/** Where `quote` occurs verbatim in the document's fields (the first field holding it), or nowhere. */
+export function locateQuote(fields: DocumentField[], quote: string): Pick<TextProperty, 'field' | 'start' | 'end'> {
+  const q = quote.trim();
+  for (const f of q ? fields : []) {
+    const at = f.text.indexOf(q);
+    if (at >= 0) return { field: f.path, start: at, end: at + q.length };
+  }
+  return { field: null, start: null, end: null };
+}
+
+/** A field value this short is a property by itself ("colour: red"). */
+const SHORT_FIELD = 40;
+/** Words either side of a rare term taken with it into a phrase. */
+const PHRASE_CONTEXT = 2;
+const WORD = /[\p{L}\p{N}]+/gu;
+/** A term in more documents than this share describes nothing in particular ("belongs", "category"). */
+const KEY_TERM_SHARE = 0.05;
+/** Fields holding identifiers or links: their values say which entity it is, not what it is like. */
+const IDENTIFIER_FIELD = /(^|[._])(id|ids|url|uri|link|asin|doi|isbn)$|_id$/i;
+
+interface Token {
+  term: string;
+  start: number;
+  end: number;
+}
+
+const tokensOf = (text: string): Token[] => [...text.matchAll(WORD)].map((m) => ({ term: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
+
+/** Whether a word counts when rarity is judged: not a stop word, not a bare number, not a single letter. */
+const contentTerm = (term: string) => term.length > 1 && !STOP_WORDS.has(term) && !/^\d+$/.test(term);
+
+/** Only spaces, or one hyphen, slash or apostrophe, between two words: they belong to one phrase. */
+const joined = (text: string, a: Token, b: Token) => /^(\s+|[-/'\u2019])$/u.test(text.slice(a.end, b.start));
+
+/**
+ * The phrase around the token at `i`: up to PHRASE_CONTEXT words either side within the same clause,
+ * stop words trimmed from its ends.
+ */
+function phraseAround(text: string, tokens: Token[], i: number): { start: number; end: number } {
+  let lo = i;
+  let hi = i;
+  while (lo > 0 && i - lo < PHRASE_CONTEXT && joined(text, tokens[lo - 1]!, tokens[lo]!)) lo--;
+  while (hi < tokens.length - 1 && hi - i < PHRASE_CONTEXT && joined(text, tokens[hi]!, tokens[hi + 1]!)) hi++;
+  while (lo < i && STOP_WORDS.has(tokens[lo]!.term)) lo++;
+  while (hi > i && STOP_WORDS.has(tokens[hi]!.term)) hi--;
+  return { start: tokens[lo]!.start, end: tokens[hi]!.end };
+}
+
+export interface ExtractorInput {
+  fields: DocumentField[];
+  count: number;
+  /** Names that must not appear in a property: the relational answers' names and aliases. */
+  avoid: string[];
+  /** Documents in the knowledge base, and each term's document frequency (BM25 index statistics). */
+  docs: number;
+  df: Map<string, number>;
+}
+
+interface Scored extends ExtractedProperty {
+  /** The document frequency of its rarest term. */
+  rarity: number;
+}
+
+/**
+ * The deterministic extractor: short field values and phrases around the document's rarest terms, rarest
+ * first; terms in more than KEY_TERM_SHARE of the documents are not key to any. A term only this document
+ * has is passed over while others exist: it is usually an identifier or a misspelling, and would leave the
+ * answer alone in its set by construction. Nothing that names one of `avoid` is taken, and no term twice.
+ */
+export function extractProperties(input: ExtractorInput): ExtractedProperty[] {
+  const dfOf = (term: string) => input.df.get(term) ?? input.docs;
+  const leaks = (text: string) => findLeaks(text, input.avoid).length > 0;
+  const avoidTerms = new Set(input.avoid.flatMap((n) => tokensOf(n).map((t) => t.term)));
+  const found: Scored[] = [];
+  for (const field of input.fields) {
+    if (IDENTIFIER_FIELD.test(field.path) || /^\w+:\/\//.test(field.text)) continue;
+    const tokens = tokensOf(field.text);
+    const content = tokens.map((t, i) => ({ t, i })).filter(({ t }) => contentTerm(t.term) && !avoidTerms.has(t.term));
+    if (!content.length) continue;
+    if (field.text.trim().length <= SHORT_FIELD) {
+      if (!leaks(field.text)) {
+        const start = field.text.length - field.text.trimStart().length;
+        const end = field.text.trimEnd().length;
+        found.push({ text: field.text.slice(start, end), field: field.path, start, end, source: 'extractor', whole: true, rarity: Math.min(...content.map(({ t }) => dfOf(t.term))) });
+      }
+      continue;
+    }
+    for (const { t, i } of content) {
+      const span = phraseAround(field.text, tokens, i);
+      const text = field.text.slice(span.start, span.end);
+      // The term is none of the avoided names' words, so alone it never names one.
+      const chosen = leaks(text) ? { text: field.text.slice(t.start, t.end), start: t.start, end: t.end } : { text, ...span };
+      found.push({ ...chosen, field: field.path, source: 'extractor', whole: false, rarity: dfOf(t.term) });
+    }
+  }
+  const key = found.filter((f) => f.rarity <= input.docs * KEY_TERM_SHARE);
+  const shared = key.some((f) => f.rarity > 1);
+  const ranked = key.filter((f) => !shared || f.rarity > 1).sort((a, b) => a.rarity - b.rarity || a.start! - b.start!);
+  const picked: Scored[] = [];
+  const usedTerms = new Set<string>();
+  for (const f of ranked) {
+    if (picked.length >= input.count) break;
+    const terms = tokensOf(f.text).map((t) => t.term).filter(contentTerm);
+    const overlaps = picked.some((p) => p.field === f.field && p.start! < f.end! && f.start! < p.end!);
+    if (overlaps || terms.some((t) => usedTerms.has(t))) continue;
+    terms.forEach((t) => usedTerms.add(t));
+    picked.push(f);
+  }
+  return picked.map(({ rarity: _rarity, ...p }) => p);
+}
+
+/** Each term's document frequency in a BM25 index (terms it does not hold are left out). */
+export async function documentFrequencies(db: Queryable, indexId: number, terms: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ term: string; df: number }>(
+    'SELECT term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [indexId, [...new Set(terms)]]);
+  return new Map(rows.map((r) => [r.term, r.df]));
+}
+
+/** The lower-cased words of the fields, for looking up their frequencies. */
+export function fieldTerms(fields: DocumentField[]): string[] {
+  return [...new Set(fields.flatMap((f) => tokensOf(f.text).map((t) => t.term)))];
+}
