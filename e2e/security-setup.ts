@@ -192,6 +192,7 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'DELETE /api/kbs/[slug]/query-sets/[name]/runs/[id]': { params: { id: MISSING_ID }, why: 'deleting is its whole action' },
   'POST /api/kbs/[slug]/query-sets/[name]/runs/baseline': 'body',
   'POST /api/kbs/[slug]/query-sets/[name]/runs': 'body',
+  'POST /api/kbs/[slug]/query-sets/[name]/validation-campaign': 'body',
   'POST /api/kbs/[slug]/query-sets': 'body',
   'PATCH /api/kbs/[slug]': 'body',
   'POST /api/kbs/[slug]/studies': 'body',

@@ -12,8 +12,8 @@ import { campaignPage } from './api';
 import { DEFAULT_SEEDS, SeedOptions, seedsBody, type SeedChoice } from './seed-options';
 
 // Mirrors the server's rule for campaign and query-set names (lib/queries/sets.ts).
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
-const NAME_RULE = 'Use 1 to 80 letters, digits, “.”, “_” or “-”, starting with a letter or digit.';
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
+export const NAME_RULE = 'Use 1 to 80 letters, digits, “.”, “_” or “-”, starting with a letter or digit.';
 const INPUT = 'rounded border border-slate-300 px-2 py-1';
 
 const FIELDS = ['name', 'guidelines', 'annotatorsPerSeed', 'leaseMinutes', 'leakPolicy', 'bm25Target', 'querySet', 'annotators', 'seeds'] as const;

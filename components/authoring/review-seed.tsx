@@ -49,7 +49,8 @@ export function ReviewSeed({ slug, campaignId, entityId, userId }: Props) {
     <div className="space-y-6 text-sm">
       <p className="text-slate-600" data-testid="review-seed">
         Seed: <Link href={entityPage(slug, r.seed.id)} className="font-medium text-blue-700 hover:underline">{r.seed.name}</Link>
-        {' '}<span className="text-xs">({r.seed.type} · {r.seed.externalId})</span>. The seed is always an answer: the queries were written about it.
+        {' '}<span className="text-xs">({r.seed.type} · {r.seed.externalId})</span>.{' '}
+        {r.seedIsAnswer ? 'The seed is always an answer: the queries were written about it.' : 'The validated query starts from the seed; only the entities the annotators judged relevant are answers.'}
       </p>
       {approved && (
         <p role="status" className="rounded bg-green-50 px-3 py-2 text-green-800" data-testid="approved">
@@ -64,7 +65,7 @@ export function ReviewSeed({ slug, campaignId, entityId, userId }: Props) {
       ) : (
         <>
           <div className="grid gap-4 overflow-x-auto" style={{ gridTemplateColumns: `repeat(${r.work.length}, minmax(18rem, 1fr))` }} data-testid="works">
-            {r.work.map((w) => <WorkColumn key={w.assignmentId} work={w} seedId={r.seed.id} nameOf={nameOf} own={w.annotatorId === userId} reviewKey={key} campaignId={campaignId} />)}
+            {r.work.map((w) => <WorkColumn key={w.assignmentId} work={w} seedId={r.seed.id} seedIsAnswer={r.seedIsAnswer} nameOf={nameOf} own={w.annotatorId === userId} reviewKey={key} campaignId={campaignId} />)}
           </div>
           <Approval review={r} slug={slug} userId={userId} nameOf={nameOf}
             onApproved={(result) => {
@@ -77,10 +78,10 @@ export function ReviewSeed({ slug, campaignId, entityId, userId }: Props) {
   );
 }
 
-function WorkColumn({ work: w, seedId, nameOf, own, reviewKey, campaignId }: { work: SubmittedWork; seedId: number; nameOf: NameOf; own: boolean; reviewKey: unknown[]; campaignId: number }) {
+function WorkColumn({ work: w, seedId, seedIsAnswer, nameOf, own, reviewKey, campaignId }: { work: SubmittedWork; seedId: number; seedIsAnswer: boolean; nameOf: NameOf; own: boolean; reviewKey: unknown[]; campaignId: number }) {
   const words = requirementInWords(w.requirement, { seedId, nameOf });
   const spans = w.textSpans.filter(isSpan);
-  const chosen = w.relevant.filter((x) => x.entityId !== seedId).length;
+  const chosen = w.relevant.filter((x) => !seedIsAnswer || x.entityId !== seedId).length;
   return (
     <article className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid={`work-${w.assignmentId}`} aria-label={`Work of ${w.annotator}`}>
       <header>
@@ -106,7 +107,7 @@ function WorkColumn({ work: w, seedId, nameOf, own, reviewKey, campaignId }: { w
         ) : <p className="text-slate-500">No passage highlighted.</p>}
       </div>
       <p className="text-slate-700">
-        {chosen} {chosen === 1 ? 'answer' : 'answers'} chosen besides the seed
+        {chosen} {chosen === 1 ? 'answer' : 'answers'} chosen{seedIsAnswer && ' besides the seed'}
         {w.unsure > 0 ? <>, <strong>{w.unsure} left unsure</strong></> : ', none left unsure'}.
       </p>
       <SendBack work={w} reviewKey={reviewKey} campaignId={campaignId} />

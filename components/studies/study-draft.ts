@@ -55,9 +55,10 @@ export const nextUid = () => ++lastUid;
 
 export const emptySource = (uid = nextUid()): SourceDraft => ({ uid, querySet: '', release: '', sample: '' });
 
-export function initialDraft(instructions: string): StudyDraft {
+/** The form's start; `source` prefills the first source (a link from a query set's page). */
+export function initialDraft(instructions: string, source?: { querySet: string; sample: string }): StudyDraft {
   return {
-    name: '', instructions, consent: '', sources: [emptySource(1)],
+    name: '', instructions, consent: '', sources: [{ ...emptySource(1), ...source }],
     dimensions: DEFAULT_DIMENSIONS.map((d, i) => ({ ...structuredClone(d), uid: 2 + i, keyEdited: true })),
     itemsPerParticipant: '20', participantsPerItem: '3', showAnswers: false, allowEditsAfterFinish: false, seed: '0',
     checks: [], opensAt: '', closesAt: '', studyLink: true, open: false,

@@ -21,9 +21,9 @@ const INPUT = 'rounded border border-slate-300 px-2 py-1';
 const ERROR_PATH: Partial<Record<keyof StudyDraft, string>> = { checks: 'attentionChecks' };
 
 /** Sets up a study: its texts, sources, dimensions, design and dates; then shows its study link once. */
-export function StudyForm({ slug, defaultInstructions }: { slug: string; defaultInstructions: string }) {
+export function StudyForm({ slug, defaultInstructions, source }: { slug: string; defaultInstructions: string; source?: { querySet: string; sample: string } }) {
   const router = useRouter();
-  const [draft, setDraft] = useState<StudyDraft>(() => initialDraft(defaultInstructions));
+  const [draft, setDraft] = useState<StudyDraft>(() => initialDraft(defaultInstructions, source));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,5 +1,6 @@
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
+import { prefillValidationDraft } from './validation-campaign';
 
 export interface AssignmentView {
   id: number;
@@ -42,6 +43,7 @@ const LOCKED_SEED_POLL_MS = 5;
  * counts the slots anew under that lock and takes a free one; the partial unique index on held slots would
  * refuse a k+1-th holder even if that logic were wrong. "None left" (null) is only said when no seed has a free
  * slot, not while the free ones are locked by other claims.
+ * A new lease in a validation campaign starts with the draft of the query it validates.
  */
 export async function claimNext(db: Database, campaignId: number, annotatorId: number): Promise<AssignmentView | null> {
   return inTransaction(db, async (client) => {
@@ -81,6 +83,7 @@ export async function claimNext(db: Database, campaignId: number, annotatorId: n
         `INSERT INTO assignment (campaign_id, entity_id, annotator_id, slot, lease_expires_at)
          VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5)) RETURNING ${FIELDS}`,
         [campaignId, seed.entity_id, annotatorId, free.slot, campaign.lease]);
+      await prefillValidationDraft(client, created!);
       return created!;
     }
   });
@@ -92,6 +95,7 @@ export interface LockedAssignment {
   kb_id: number;
   lease_minutes: number;
   leak_policy: 'warn' | 'block';
+  kind: 'authoring' | 'validation';
 }
 
 /**
@@ -101,7 +105,7 @@ export interface LockedAssignment {
  */
 export async function lockOwnActive(db: Queryable, assignmentId: number, annotatorId: number): Promise<LockedAssignment> {
   const { rows: [a] } = await db.query<LockedAssignment & { annotator_id: number; status: string; expired: boolean }>(
-    `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, a.entity_id, c.kb_id, c.lease_minutes, c.leak_policy
+    `SELECT a.annotator_id, a.status, a.lease_expires_at < now() AS expired, a.campaign_id, a.entity_id, c.kb_id, c.lease_minutes, c.leak_policy, c.kind
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
   if (!a || a.annotator_id !== annotatorId) throw notFound(`No assignment ${assignmentId} of yours`);
   if (a.status === 'RETURNED') return a;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../input';
 import { badRequest, conflict } from '../errors';
-import { auditSql, inTransaction, type Database } from '../db/transaction';
+import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import { setNameSchema } from '../queries/sets';
 import { sampleSeeds, type SeedSampling } from './seeds';
 
@@ -45,6 +45,25 @@ export interface CreatedCampaign {
   querySetId: number;
 }
 
+/** Annotators named by email, as the campaign forms send them: lower-cased, each a valid address. */
+export const annotatorEmailsSchema = z.array(z.string().trim().toLowerCase().email().max(320)).min(1).max(1000);
+
+/** The ids of the users with these emails; 400 naming the emails no user has. */
+export async function annotatorIdsByEmail(db: Queryable, emails: string[]): Promise<number[]> {
+  const { rows } = await db.query<{ id: number; email: string }>('SELECT id, email FROM app_user WHERE email = ANY($1::text[])', [emails]);
+  const unknown = emails.filter((e) => !rows.some((u) => u.email === e));
+  if (unknown.length) throw badRequest(`annotators: no user with the email ${unknown.join(', ')}`);
+  return rows.map((u) => u.id);
+}
+
+/** A seed in hand-out order; `queryId` names the query a validation campaign asks to validate for it. */
+export interface SeedRow {
+  entityId: number;
+  queryId: number | null;
+}
+
+export type CampaignKind = 'authoring' | 'validation';
+
 /**
  * Creates a campaign with its seeds, annotators and target query set, in one transaction. Seeds that cannot
  * be read (a list naming unknown entities) fail the whole creation with their lines.
@@ -53,31 +72,44 @@ export async function createCampaign(db: Database, kbId: number, input: Campaign
   const sampled = await sampleSeeds(db, kbId, seeds);
   if (sampled.issues.length) throw badRequest(`The seed list has ${sampled.issues.length} problem${sampled.issues.length > 1 ? 's' : ''}: ${sampled.issues[0]}`, sampled.issues.map((i) => ({ file: i.file, line: i.line, reason: i.reason })));
   if (!sampled.entityIds.length) throw badRequest('No entity matches the seed sampling');
-  return inTransaction(db, async (client) => {
-    const users = await client.query<{ id: number; email: string; sees: boolean }>(
-      `SELECT u.id, u.email, (u.role = 'ADMIN' OR k.visibility = 'PUBLIC' OR EXISTS (SELECT 1 FROM kb_member m WHERE m.kb_id = k.id AND m.user_id = u.id)) AS sees
-         FROM app_user u JOIN knowledge_base k ON k.id = $2
-        WHERE u.id = ANY($1::int[]) AND NOT u.disabled AND u.role IN ('ANNOTATOR', 'CURATOR', 'ADMIN')`, [input.annotatorIds, kbId]);
-    const missing = input.annotatorIds.filter((id) => !users.rows.some((u) => u.id === id));
-    if (missing.length) throw badRequest(`annotatorIds: no active annotator, curator or admin with id ${missing.join(', ')}`);
-    const outsiders = users.rows.filter((u) => !u.sees).map((u) => u.email);
-    if (outsiders.length) throw badRequest(`annotators: ${outsiders.join(', ')} cannot see this private knowledge base; make them members first`);
-    const set = await client.query<{ id: number; kb_id: number }>('SELECT id, kb_id FROM query_set WHERE name = $1', [input.querySet]);
-    if (set.rows[0] && set.rows[0].kb_id !== kbId) throw badRequest(`querySet: "${input.querySet}" belongs to another knowledge base`);
-    const querySetId = set.rows[0]?.id ?? (await client.query<{ id: number }>(
-      `INSERT INTO query_set (kb_id, name, origin, description, created_by) VALUES ($1, $2, 'HUMAN', $3, $4) RETURNING id`,
-      [kbId, input.querySet, `Queries written in the campaign ${input.name}.`, userId])).rows[0]!.id;
-    const taken = await client.query('SELECT 1 FROM campaign WHERE kb_id = $1 AND name = $2', [kbId, input.name]);
-    if (taken.rows.length) throw conflict(`A campaign named "${input.name}" exists on this knowledge base`);
-    const { rows: [campaign] } = await client.query<{ id: number }>(
-      `INSERT INTO campaign (kb_id, name, guidelines, status, annotators_per_seed, lease_minutes, leak_policy, bm25_target, query_set_id, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [kbId, input.name, input.guidelines, input.open ? 'OPEN' : 'DRAFT', input.annotatorsPerSeed, input.leaseMinutes, input.leakPolicy, input.bm25Target ?? null, querySetId, userId]);
-    const id = campaign!.id;
-    await client.query(
-      `INSERT INTO campaign_seed (campaign_id, entity_id, position) SELECT $1, e, n - 1 FROM unnest($2::int[]) WITH ORDINALITY AS s(e, n)`, [id, sampled.entityIds]);
-    await client.query(`INSERT INTO campaign_annotator (campaign_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u`, [id, input.annotatorIds]);
-    await auditSql(client, { userId, action: 'campaign.create', targetType: 'campaign', targetId: id, kbId, details: { name: input.name, seeds: sampled.entityIds.length, mode: seeds.mode } });
-    return { id, seeds: sampled.entityIds.length, annotators: input.annotatorIds.length, querySetId };
-  });
+  return inTransaction(db, (client) => insertCampaign(client, kbId, input, {
+    kind: 'authoring', seeds: sampled.entityIds.map((entityId) => ({ entityId, queryId: null })),
+    setDescription: `Queries written in the campaign ${input.name}.`, audit: { mode: seeds.mode },
+  }, userId));
+}
+
+/**
+ * Writes a campaign inside the caller's transaction: checks that every annotator is an active annotator,
+ * curator or admin who can see the knowledge base, creates the target query set (origin human) when it does
+ * not exist, and refuses a name taken on this knowledge base.
+ */
+export async function insertCampaign(client: Queryable, kbId: number, input: CampaignInput,
+  opts: { kind: CampaignKind; seeds: SeedRow[]; setDescription: string; audit: Record<string, unknown> }, userId: number | null): Promise<CreatedCampaign> {
+  const users = await client.query<{ id: number; email: string; sees: boolean }>(
+    `SELECT u.id, u.email, (u.role = 'ADMIN' OR k.visibility = 'PUBLIC' OR EXISTS (SELECT 1 FROM kb_member m WHERE m.kb_id = k.id AND m.user_id = u.id)) AS sees
+       FROM app_user u JOIN knowledge_base k ON k.id = $2
+      WHERE u.id = ANY($1::int[]) AND NOT u.disabled AND u.role IN ('ANNOTATOR', 'CURATOR', 'ADMIN')`, [input.annotatorIds, kbId]);
+  const missing = input.annotatorIds.filter((id) => !users.rows.some((u) => u.id === id));
+  if (missing.length) throw badRequest(`annotatorIds: no active annotator, curator or admin with id ${missing.join(', ')}`);
+  const outsiders = users.rows.filter((u) => !u.sees).map((u) => u.email);
+  if (outsiders.length) throw badRequest(`annotators: ${outsiders.join(', ')} cannot see this private knowledge base; make them members first`);
+  const set = await client.query<{ id: number; kb_id: number }>('SELECT id, kb_id FROM query_set WHERE name = $1', [input.querySet]);
+  if (set.rows[0] && set.rows[0].kb_id !== kbId) throw badRequest(`querySet: "${input.querySet}" belongs to another knowledge base`);
+  const querySetId = set.rows[0]?.id ?? (await client.query<{ id: number }>(
+    `INSERT INTO query_set (kb_id, name, origin, description, created_by) VALUES ($1, $2, 'HUMAN', $3, $4) RETURNING id`,
+    [kbId, input.querySet, opts.setDescription, userId])).rows[0]!.id;
+  const taken = await client.query('SELECT 1 FROM campaign WHERE kb_id = $1 AND name = $2', [kbId, input.name]);
+  if (taken.rows.length) throw conflict(`A campaign named "${input.name}" exists on this knowledge base`);
+  const { rows: [campaign] } = await client.query<{ id: number }>(
+    `INSERT INTO campaign (kb_id, name, guidelines, status, annotators_per_seed, lease_minutes, leak_policy, bm25_target, query_set_id, created_by, kind)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+    [kbId, input.name, input.guidelines, input.open ? 'OPEN' : 'DRAFT', input.annotatorsPerSeed, input.leaseMinutes, input.leakPolicy, input.bm25Target ?? null, querySetId, userId, opts.kind]);
+  const id = campaign!.id;
+  await client.query(
+    `INSERT INTO campaign_seed (campaign_id, entity_id, query_id, position)
+     SELECT $1, e, q, n - 1 FROM unnest($2::int[], $3::int[]) WITH ORDINALITY AS s(e, q, n)`,
+    [id, opts.seeds.map((s) => s.entityId), opts.seeds.map((s) => s.queryId)]);
+  await client.query(`INSERT INTO campaign_annotator (campaign_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u`, [id, input.annotatorIds]);
+  await auditSql(client, { userId, action: 'campaign.create', targetType: 'campaign', targetId: id, kbId, details: { name: input.name, kind: opts.kind, seeds: opts.seeds.length, ...opts.audit } });
+  return { id, seeds: opts.seeds.length, annotators: input.annotatorIds.length, querySetId };
 }

@@ -57,7 +57,9 @@ export async function saveDraft(db: Database, assignmentId: number, annotatorId:
        RETURNING version`,
       [assignmentId, input.text, input.requirement === undefined ? null : JSON.stringify(input.requirement), JSON.stringify(input.textSpans ?? [])]);
     const leaseExpiresAt = await extendLease(client, assignmentId, a);
-    return { version: rows[0]!.version, leaks: findLeaks(input.text, await seedNames(client, a.kb_id, a.entity_id)), leaseExpiresAt };
+    // A validated query names its seed by design: no leak to report.
+    const leaks = a.kind === 'validation' ? [] : findLeaks(input.text, await seedNames(client, a.kb_id, a.entity_id));
+    return { version: rows[0]!.version, leaks, leaseExpiresAt };
   });
 }
 

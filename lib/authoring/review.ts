@@ -67,30 +67,35 @@ export interface ChosenEntity {
 export interface SeedReview {
   seed: { id: number; externalId: string; name: string; type: string };
   querySet: string | null;
+  /** Authoring campaigns: the seed is always an answer. Validation campaigns: it is an answer only when judged so. */
+  seedIsAnswer: boolean;
   work: SubmittedWork[];
-  /** The union of the annotators' answers (the seed left out: it is always an answer). */
+  /** The union of the annotators' answers (the seed left out when it is always an answer). */
   entities: ChosenEntity[];
 }
 
 /** What a reviewer adjudicates for one seed: each submitted work side by side and the union of their answers. */
 export async function seedReview(db: Queryable, campaignId: number, entityId: number): Promise<SeedReview> {
-  const { rows: [seed] } = await db.query<SeedReview['seed'] & { querySet: string | null; kbId: number }>(
-    `SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, q.name AS "querySet", c.kb_id AS "kbId"
+  const { rows: [seed] } = await db.query<SeedReview['seed'] & { querySet: string | null; kbId: number; seedIsAnswer: boolean }>(
+    `SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, q.name AS "querySet", c.kb_id AS "kbId", c.kind = 'authoring' AS "seedIsAnswer"
        FROM campaign_seed s JOIN campaign c ON c.id = s.campaign_id LEFT JOIN query_set q ON q.id = c.query_set_id
        JOIN entity e ON e.kb_id = c.kb_id AND e.id = s.entity_id JOIN node_type t ON t.id = e.type_id
       WHERE s.campaign_id = $1 AND s.entity_id = $2`, [campaignId, entityId]);
   if (!seed) throw notFound(`Entity ${entityId} is not a seed of campaign ${campaignId}`);
   const work = await submittedForSeed(db, campaignId, entityId);
   const chosenBy = new Map<number, number[]>();
-  for (const w of work) for (const r of w.relevant) if (r.entityId !== entityId) chosenBy.set(r.entityId, [...(chosenBy.get(r.entityId) ?? []), w.annotatorId]);
+  for (const w of work) {
+    for (const r of w.relevant) if (!seed.seedIsAnswer || r.entityId !== entityId) chosenBy.set(r.entityId, [...(chosenBy.get(r.entityId) ?? []), w.annotatorId]);
+  }
   const { rows: named } = await db.query<{ entityId: number; externalId: string; name: string; type: string }>(
     `SELECT e.id AS "entityId", e.external_id AS "externalId", e.name, t.name AS type
        FROM entity e JOIN node_type t ON t.id = e.type_id WHERE e.kb_id = $1 AND e.id = ANY($2::int[]) ORDER BY e.name, e.id`,
     [seed.kbId, [...chosenBy.keys()]]);
-  const { kbId: _kb, querySet, ...seedFields } = seed;
+  const { kbId: _kb, querySet, seedIsAnswer, ...seedFields } = seed;
   return {
     seed: seedFields,
     querySet,
+    seedIsAnswer,
     work,
     entities: named.map((e) => ({ ...e, chosenBy: chosenBy.get(e.entityId)!, inAll: chosenBy.get(e.entityId)!.length === work.length })),
   };
@@ -98,8 +103,8 @@ export async function seedReview(db: Queryable, campaignId: number, entityId: nu
 
 /** Locks a submitted assignment for a review decision, which its own author may not make. */
 async function lockForReview(client: Queryable, assignmentId: number, reviewerId: number) {
-  const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string }>(
-    `SELECT a.campaign_id, a.entity_id, a.annotator_id, a.status, c.kb_id, c.query_set_id, c.name
+  const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string; kind: string }>(
+    `SELECT a.campaign_id, a.entity_id, a.annotator_id, a.status, c.kb_id, c.query_set_id, c.name, c.kind
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
   if (!a) throw notFound(`No assignment ${assignmentId}`);
   if (a.annotator_id === reviewerId) throw forbidden('You cannot review your own work; another reviewer must');
@@ -128,7 +133,7 @@ export interface Decision {
 
 /**
  * Approves a submitted query into the campaign's query set. The reviewer decides on every entity any
- * annotator of the seed chose (the union); the accepted ones, with the seed, are the answer set, and each
+ * annotator of the seed chose (the union); the accepted ones, with the seed in an authoring campaign, are the answer set, and each
  * answer records which annotators chose it and the reviewer's decision. A reviewer cannot approve their own
  * work, and every entity of the union needs a decision. The seed's other submitted work, adjudicated with
  * it, is marked approved too.
@@ -140,7 +145,8 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
     const work = await submittedForSeed(client, a.campaign_id, a.entity_id);
     const chosenBy = new Map<number, string[]>();
     for (const w of work) for (const r of w.relevant) chosenBy.set(r.entityId, [...(chosenBy.get(r.entityId) ?? []), w.annotator]);
-    chosenBy.delete(a.entity_id);
+    const seedIsAnswer = a.kind === 'authoring';
+    if (seedIsAnswer) chosenBy.delete(a.entity_id);
     const decided = new Map(opts.decisions.map((d) => [d.entityId, d]));
     const undecided = [...chosenBy.keys()].filter((id) => !decided.has(id));
     if (undecided.length) throw badRequest(`decisions: decide on every entity an annotator chose; missing ${undecided.join(', ')}`);
@@ -150,17 +156,19 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
     const text = (opts.text ?? own.text).trim();
     if (!text) throw badRequest('text: the query is empty');
 
-    const accepted = [a.entity_id, ...opts.decisions.filter((d) => d.accept && d.entityId !== a.entity_id).map((d) => d.entityId)];
+    const acceptedByReviewer = opts.decisions.filter((d) => d.accept && (!seedIsAnswer || d.entityId !== a.entity_id)).map((d) => d.entityId);
+    const accepted = seedIsAnswer ? [a.entity_id, ...acceptedByReviewer] : acceptedByReviewer;
+    if (!accepted.length) throw badRequest('decisions: accept at least one answer, or return the work');
     const mentioned = [...new Set([...accepted, ...opts.decisions.map((d) => d.entityId)])];
     const { rows: ext } = await client.query<{ id: number; external_id: string }>(
-      'SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [a.kb_id, mentioned]);
+      'SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [a.kb_id, [a.entity_id, ...mentioned]]);
     const externalOf = new Map(ext.map((e) => [e.id, e.external_id]));
     const missing = accepted.filter((id) => !externalOf.has(id));
     if (missing.length) throw badRequest(`decisions: ${missing.join(', ')} not in the knowledge base`);
     const provenance = mentioned.map((id) => ({
       entity: externalOf.get(id) ?? String(id),
-      chosenBy: id === a.entity_id ? ['seed'] : chosenBy.get(id) ?? [],
-      decision: id === a.entity_id || decided.get(id)?.accept ? 'accepted' : 'rejected',
+      chosenBy: seedIsAnswer && id === a.entity_id ? ['seed'] : chosenBy.get(id) ?? [],
+      decision: (seedIsAnswer && id === a.entity_id) || decided.get(id)?.accept ? 'accepted' : 'rejected',
       ...(decided.get(id)?.reason ? { reason: decided.get(id)!.reason } : {}),
     }));
     // Queries written in a campaign are numbered on from the set's largest integer id.
@@ -171,15 +179,21 @@ export async function approveQuery(db: Database, assignmentId: number, reviewerI
     // Where BM25 ranks the approved query's seed and answers (left out when the knowledge base has no index).
     const difficulty = await storedDifficulty(client, a.kb_id, text, a.entity_id,
       accepted.filter((id) => id !== a.entity_id).map((id) => ({ entityId: id, externalId: externalOf.get(id)! })));
+    // A validated query names the query it came from, and keeps that query's seeds (one per template branch).
+    const { rows: [source] } = await client.query<{ querySet: string; query: string; seedIds: string[] }>(
+      `SELECT qs.name AS "querySet", q.external_id AS query, q.seed_ids AS "seedIds"
+         FROM campaign_seed s JOIN query q ON q.id = s.query_id JOIN query_set qs ON qs.id = q.set_id
+        WHERE s.campaign_id = $1 AND s.entity_id = $2`, [a.campaign_id, a.entity_id]);
     // The requirements the author recorded travel with the query (JSONL exports carry the metadata).
     const metadata = {
       campaign: a.name, assignment: assignmentId, author: own.annotator, reviewer: reviewerId, answerProvenance: provenance,
       relationalRequirement: await withExternalStarts(client, a.kb_id, own.requirement), textualRequirements: own.textSpans,
       ...(difficulty ? { difficulty } : {}),
+      ...(source ? { validatedFrom: { querySet: source.querySet, query: source.query } } : {}),
     };
     const { rows: [q] } = await client.query<{ id: number }>(
       `INSERT INTO query (set_id, external_id, position, text, answer_ids, seed_ids, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [a.query_set_id, next!.id, next!.position, text, answers, [externalOf.get(a.entity_id)!], JSON.stringify(metadata)]);
+      [a.query_set_id, next!.id, next!.position, text, answers, source?.seedIds ?? [externalOf.get(a.entity_id)!], JSON.stringify(metadata)]);
     await client.query(
       `INSERT INTO query_revision (query_id, version, text, answer_ids, seed_ids, split, metadata, reason, changed_by)
        SELECT id, 1, text, answer_ids, seed_ids, split, metadata, $2, $3 FROM query WHERE id = $1`, [q!.id, `approved in campaign ${a.name}`, reviewerId]);

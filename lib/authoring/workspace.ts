@@ -3,6 +3,7 @@ import type { Queryable } from '../db/transaction';
 import type { AssignmentView } from './assignments';
 import { seedNames, type Evidence, type JudgmentLabel } from './drafts';
 import { findLeaks, type LeakMatch } from './leak';
+import { suggestionsFor, type Suggestion } from './validation-campaign';
 
 export interface WorkspaceJudgment {
   entityId: number;
@@ -16,25 +17,28 @@ export interface WorkspaceJudgment {
 
 export interface Workspace {
   assignment: AssignmentView & { reviewNote: string | null; editable: boolean };
-  campaign: { id: number; name: string; guidelines: string; leakPolicy: 'warn' | 'block'; kbSlug: string };
+  campaign: { id: number; name: string; guidelines: string; leakPolicy: 'warn' | 'block'; kbSlug: string; kind: 'authoring' | 'validation' };
   seed: { id: number; externalId: string; name: string; type: string; aliases: string[] };
   /** Version 0 when nothing was saved yet. */
   draft: { text: string; requirement: unknown; textSpans: unknown[]; version: number };
+  /** Empty in a validation campaign, whose queries name their seed by design. */
   leaks: LeakMatch[];
   /** Every judgment so far, candidates and hand-added entities alike. */
   judgments: WorkspaceJudgment[];
+  /** Validation campaigns: the validated query's answers, offered until the annotator accepts them as judgments. */
+  suggestions: Suggestion[];
 }
 
 /** Everything the annotator's screen needs for one of their assignments, in one read. */
 export async function workspace(db: Queryable, assignmentId: number, annotatorId: number): Promise<Workspace> {
   const { rows: [row] } = await db.query<AssignmentView & {
-    reviewNote: string | null; expired: boolean; name: string; guidelines: string; leakPolicy: 'warn' | 'block'; kbSlug: string; kbId: number;
+    reviewNote: string | null; expired: boolean; name: string; guidelines: string; leakPolicy: 'warn' | 'block'; kbSlug: string; kbId: number; kind: 'authoring' | 'validation';
     seedExternalId: string; seedName: string; seedType: string; aliases: string[];
     text: string | null; requirement: unknown; textSpans: unknown[] | null; version: number | null;
   }>(
     `SELECT a.id, a.campaign_id AS "campaignId", a.entity_id AS "entityId", a.annotator_id AS "annotatorId", a.slot, a.status,
             a.lease_expires_at AS "leaseExpiresAt", a.review_note AS "reviewNote", a.lease_expires_at < now() AS expired,
-            c.name, c.guidelines, c.leak_policy AS "leakPolicy", k.slug AS "kbSlug", k.id AS "kbId",
+            c.name, c.guidelines, c.leak_policy AS "leakPolicy", k.slug AS "kbSlug", k.id AS "kbId", c.kind,
             e.external_id AS "seedExternalId", e.name AS "seedName", t.name AS "seedType", e.aliases,
             d.text, d.requirement, d.text_spans AS "textSpans", d.version
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id JOIN knowledge_base k ON k.id = c.kb_id
@@ -53,10 +57,11 @@ export async function workspace(db: Queryable, assignmentId: number, annotatorId
       status: row.status === 'ACTIVE' && row.expired ? 'EXPIRED' : row.status, leaseExpiresAt: row.leaseExpiresAt,
       reviewNote: row.reviewNote, editable: (row.status === 'ACTIVE' && !row.expired) || row.status === 'RETURNED',
     },
-    campaign: { id: row.campaignId, name: row.name, guidelines: row.guidelines, leakPolicy: row.leakPolicy, kbSlug: row.kbSlug },
+    campaign: { id: row.campaignId, name: row.name, guidelines: row.guidelines, leakPolicy: row.leakPolicy, kbSlug: row.kbSlug, kind: row.kind },
     seed: { id: row.entityId, externalId: row.seedExternalId, name: row.seedName, type: row.seedType, aliases: row.aliases },
     draft: { text, requirement: row.requirement ?? null, textSpans: row.textSpans ?? [], version: row.version ?? 0 },
-    leaks: findLeaks(text, await seedNames(db, row.kbId, row.entityId)),
+    leaks: row.kind === 'validation' ? [] : findLeaks(text, await seedNames(db, row.kbId, row.entityId)),
     judgments,
+    suggestions: row.kind === 'validation' ? await suggestionsFor(db, row.id, row.kbId) : [],
   };
 }

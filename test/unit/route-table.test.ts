@@ -51,6 +51,9 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/embeddings')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'kb:browse' } }, { method: 'POST', guard: { kind: 'session', permission: 'kb:manage' } }], readsJson: true,
     });
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/query-sets/[name]/validation-campaign')).toMatchObject({
+      methods: [{ method: 'POST', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: true,
+    });
     expect(routes.find((r) => r.pattern === '/api/assignments/[id]/difficulty')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'campaigns:annotate' } }], readsQuery: false, readsJson: false,
     });

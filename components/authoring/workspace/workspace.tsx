@@ -20,6 +20,7 @@ import { SaveStatus } from './save-status';
 import { SeedPanel } from './seed-panel';
 import { SkipDialog } from './skip-dialog';
 import { SubmitButton, Submitted } from './submit-panel';
+import { SuggestionList } from './suggestion-list';
 import { workspaceKey, type JudgedEntity } from './types';
 import { dropLocal, useAutosave } from './use-autosave';
 import { useJudgments } from './use-judgments';
@@ -67,7 +68,8 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
   useLease(id, editable && ws.assignment.status === 'ACTIVE', () => void refetch());
   const judgments = useJudgments(id, ws.judgments);
   const { draft, change } = autosave;
-  const names = useMemo(() => [ws.seed.name, ...ws.seed.aliases], [ws.seed]);
+  // A validated query names its seed by design: nothing to warn about.
+  const names = useMemo(() => (ws.campaign.kind === 'validation' ? [] : [ws.seed.name, ...ws.seed.aliases]), [ws.seed, ws.campaign.kind]);
   const leaks = useMemo(() => findLeaks(draft.text, names), [draft.text, names]);
   const rankText = useSettled(draft.text, 800);
   const relevant = useMemo(() => ws.judgments.filter((j) => j.label === 'relevant').map((j) => j.entityId).sort((a, b) => a - b), [ws.judgments]);
@@ -147,6 +149,11 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
           )}
         </div>
       </div>
+      {ws.suggestions.length > 0 && (
+        <Panel title="Suggested answers">
+          <SuggestionList kbSlug={slug} suggestions={ws.suggestions} judgments={judgments} readOnly={readOnly} />
+        </Panel>
+      )}
       <Panel title="Candidates">
         {judgments.error && <p role="alert" className="mb-2 text-sm text-red-700">{judgments.error}</p>}
         {paths ? (

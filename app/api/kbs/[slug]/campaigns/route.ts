@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { apiRoute, json, MIB, readJson } from '@/lib/http/api';
-import { badRequest } from '@/lib/errors';
 import { db, pool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
-import { campaignInputSchema, createCampaign } from '@/lib/authoring/campaigns';
+import { annotatorEmailsSchema, annotatorIdsByEmail, campaignInputSchema, createCampaign } from '@/lib/authoring/campaigns';
 import { listCampaigns } from '@/lib/authoring/list';
 import { MAX_DB_ID } from '@/lib/input';
 
@@ -20,7 +19,7 @@ const seedsSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('list'), text: z.string().max(10_000_000), file: z.string().max(255).default('seed list') }).strict(),
 ]);
 const bodySchema = campaignInputSchema.omit({ annotatorIds: true }).extend({
-  annotators: z.array(z.string().trim().toLowerCase().email()).min(1).max(1000),
+  annotators: annotatorEmailsSchema,
   seeds: seedsSchema,
 }).strict();
 
@@ -28,8 +27,6 @@ const bodySchema = campaignInputSchema.omit({ annotatorIds: true }).extend({
 export const POST = apiRoute<{ slug: string }>('queries:manage', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const { annotators, seeds, ...input } = await readJson(req, bodySchema);
-  const users = await db().user.findMany({ where: { email: { in: annotators } }, select: { id: true, email: true } });
-  const unknown = annotators.filter((e) => !users.some((u) => u.email === e));
-  if (unknown.length) throw badRequest(`annotators: no user with the email ${unknown.join(', ')}`);
-  return json(await createCampaign(pool(), kb.id, { ...input, annotatorIds: users.map((u) => u.id) }, seeds, user.id), 201);
+  const annotatorIds = await annotatorIdsByEmail(pool(), annotators);
+  return json(await createCampaign(pool(), kb.id, { ...input, annotatorIds }, seeds, user.id), 201);
 }, { bodyLimit: 16 * MIB }); // a pasted seed list may run to 10 million characters

@@ -9,6 +9,7 @@ import { setApi, setPage } from '@/components/queries/api';
 import { fmtCount } from '@/components/queries/format';
 import { QuerySetTabs } from '@/components/queries/query-set-tabs';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { SynthesizedSetActions } from '@/components/authoring/synthesized-set-actions';
 import { requirePageQuerySet, type SearchParams } from '../_lib/guard';
 
 type Params = { slug: string; name: string };
@@ -55,6 +56,7 @@ export default async function QuerySetPage({ params, searchParams }: { params: P
             </span>
           )}
         </nav>
+        {set.origin === 'synthesized' && can(user.role, 'queries:manage') && <SynthesizedSetActions slug={kb.slug} set={set.name} queries={set.queries} />}
       </div>
       {/* The tabs read their state from the URL, which needs a suspense boundary. */}
       <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { z } from 'zod';
+import { setNameSchema } from '@/lib/queries/sets';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { DEFAULT_INSTRUCTIONS } from '@/lib/studies/create';
 import { studiesPage } from '@/components/studies/api';
@@ -7,8 +9,13 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 
 export const metadata: Metadata = { title: 'New study' };
 
-export default async function NewStudyPage({ params }: { params: Promise<{ slug: string }> }) {
+/** `?querySet=&sample=` (from a query set's page) prefill the first source; values that do not fit are ignored. */
+const prefillSchema = z.object({ querySet: setNameSchema, sample: z.coerce.number().int().min(1).max(100_000).optional() });
+
+export default async function NewStudyPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
+  const prefill = prefillSchema.safeParse(await searchParams);
+  const source = prefill.success ? { querySet: prefill.data.querySet, sample: prefill.data.sample ? String(prefill.data.sample) : '' } : undefined;
   const user = await requirePageUser(`${studiesPage(slug)}/new`, 'queries:manage');
   const kb = await requirePageKb(user, slug);
   return (
@@ -21,7 +28,7 @@ export default async function NewStudyPage({ params }: { params: Promise<{ slug:
           into the study when it is created, so later edits of a set do not change it.
         </p>
       </div>
-      <StudyForm slug={kb.slug} defaultInstructions={DEFAULT_INSTRUCTIONS} />
+      <StudyForm slug={kb.slug} defaultInstructions={DEFAULT_INSTRUCTIONS} source={source} />
     </section>
   );
 }
