@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import type { LlmEndpoint } from '../llm/types';
+import { failureText, type ItemCalls } from './llm-stage';
 import { branchWords, fillSeeds, seedSlot, typeWords, withArticle } from './template-words';
 import type { SynthesisTemplate } from './types';
 
@@ -48,4 +51,20 @@ export function realiseQuery(template: SynthesisTemplate, seedNames: string[], p
   const has = predicates(properties);
   const type = typeWords(template.answerType);
   return has.length ? `Which ${type}, ${relational}, ${listed(has)}?` : `Find ${withArticle(type)} ${relational}.`;
+}
+
+const ComposeAnswer = z.object({ query: z.string().trim().min(1).max(2000) });
+
+/** The properties as a prompt lists them, one a line. */
+export const propertyLines = (properties: { text: string }[]) => properties.map((p) => `- ${p.text}`).join('\n');
+
+/** The LLM composer: the model writes the query from the template in words, the seeds and the properties, told not to name the answer. */
+export async function llmCompose(calls: ItemCalls, endpoint: LlmEndpoint, template: SynthesisTemplate, seeds: { name: string; type: string }[], properties: { text: string }[]): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  const result = await calls.call(endpoint, 'synthesis.compose', {
+    template: fillSeeds(template.words, seeds.map((s) => s.name)),
+    seeds: seeds.map((s) => `${s.name} (${typeWords(s.type)})`).join('; '),
+    answerType: typeWords(template.answerType),
+    properties: propertyLines(properties),
+  }, ComposeAnswer, 'compose', 400);
+  return result.ok ? { ok: true, text: result.value.query } : { ok: false, reason: failureText(result) };
 }

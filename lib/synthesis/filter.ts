@@ -1,4 +1,9 @@
+import { z } from 'zod';
+import type { LlmEndpoint } from '../llm/types';
 import { analyse, tokenise } from '../retrieval/tokenise';
+import { propertyLines } from './compose';
+import { failureText, promptDocument, type ItemCalls } from './llm-stage';
+import { typeWords } from './template-words';
 import type { FilterVote, TextProperty } from './types';
 
 /** A candidate answer as the filters see it. */
@@ -45,4 +50,25 @@ export function agreed(votes: FilterVote[], agreement: 'all' | 'majority'): bool
 /** Why a candidate was removed: the judges that voted it out, with their reasons. */
 export function removalReason(votes: FilterVote[]): string {
   return votes.filter((v) => !v.keep).map((v) => (v.judge === TERM_EVIDENCE ? v.reason : `${v.judge}: ${v.reason}`)).join(' | ');
+}
+
+const FilterAnswer = z.object({ satisfies: z.boolean(), reason: z.string().max(2000) });
+
+/**
+ * Every filter model's verdict on every candidate (the client keeps its concurrency limit). All calls are
+ * awaited, so each is recorded; when any fails, the item fails, with the votes that did come back.
+ */
+export async function llmVotes(calls: ItemCalls, endpoints: LlmEndpoint[], query: string, properties: { text: string }[], type: string, candidates: FilterCandidate[]): Promise<{ votes: FilterVote[]; failures: string[] }> {
+  const jobs = candidates.flatMap((c) => endpoints.map((endpoint) => ({ c, endpoint })));
+  const results = await Promise.all(jobs.map(({ c, endpoint }) => calls.call(endpoint, 'synthesis.filter', {
+    query, properties: propertyLines(properties), type: typeWords(type), name: c.name, document: promptDocument(c.text),
+  }, FilterAnswer, `filter / ${endpoint.model} / ${c.externalId}`, 300)));
+  const votes: FilterVote[] = [];
+  const failures: string[] = [];
+  results.forEach((r, i) => {
+    const { c, endpoint } = jobs[i]!;
+    if (r.ok) votes.push({ entity: c.externalId, judge: endpoint.model, keep: r.value.satisfies, reason: r.value.reason, callId: r.callId });
+    else failures.push(`${endpoint.model} on ${c.externalId}: ${failureText(r)}`);
+  });
+  return { votes, failures };
 }

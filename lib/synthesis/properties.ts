@@ -1,40 +1,27 @@
 import { findLeaks } from '../authoring/leak';
+import { z } from 'zod';
 import type { Queryable } from '../db/transaction';
+import type { LlmEndpoint } from '../llm/types';
 import { STOP_WORDS } from '../retrieval/tokenise';
+import { documentFields, type DocField } from '../../components/authoring/workspace/document-fields';
+import { failureText, promptDocument, type ItemCalls } from './llm-stage';
 import type { TextProperty } from './types';
-
-/** One scalar of a document: its dotted path ("details.indication", "features.1") and its text as stored. */
-export interface DocumentField {
-  path: string;
-  text: string;
-}
 
 /** A property the extractor found, and whether it is the field's whole value (a short field) or a phrase in it. */
 export interface ExtractedProperty extends TextProperty {
   whole: boolean;
 }
 
-const MAX_DEPTH = 8;
-
-/** The document's scalar values in document order, each with its dotted path. */
-export function documentFields(document: unknown): DocumentField[] {
-  const fields: DocumentField[] = [];
-  const walk = (value: unknown, path: string, depth: number) => {
-    if (typeof value === 'string') {
-      if (value.trim()) fields.push({ path, text: value });
-    } else if (typeof value === 'number' || typeof value === 'boolean') {
-      if (typeof value !== 'number' || Number.isFinite(value)) fields.push({ path, text: String(value) });
-    } else if (value && typeof value === 'object' && depth < MAX_DEPTH) {
-      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-      for (const [k, v] of entries) walk(v, path ? `${path}.${k}` : k, depth + 1);
-    }
-  };
-  walk(document, '', 0);
-  return fields;
+/**
+ * The document's text fields as the authoring workspace marks spans in them (same paths, same texts), so a
+ * property's field and offsets can be shown the same way.
+ */
+export function fieldsOf(document: unknown): DocField[] {
+  return document && typeof document === 'object' && !Array.isArray(document) ? documentFields(document as Record<string, unknown>) : [];
 }
 
 /** Where `quote` occurs verbatim in the document's fields (the first field holding it), or nowhere. */
-export function locateQuote(fields: DocumentField[], quote: string): Pick<TextProperty, 'field' | 'start' | 'end'> {
+export function locateQuote(fields: DocField[], quote: string): Pick<TextProperty, 'field' | 'start' | 'end'> {
   const q = quote.trim();
   for (const f of q ? fields : []) {
     const at = f.text.indexOf(q);
@@ -82,7 +69,7 @@ function phraseAround(text: string, tokens: Token[], i: number): { start: number
 }
 
 export interface ExtractorInput {
-  fields: DocumentField[];
+  fields: DocField[];
   count: number;
   /** Names that must not appear in a property: the relational answers' names and aliases. */
   avoid: string[];
@@ -152,6 +139,22 @@ export async function documentFrequencies(db: Queryable, indexId: number, terms:
 }
 
 /** The lower-cased words of the fields, for looking up their frequencies. */
-export function fieldTerms(fields: DocumentField[]): string[] {
+export function fieldTerms(fields: DocField[]): string[] {
   return [...new Set(fields.flatMap((f) => tokensOf(f.text).map((t) => t.term)))];
+}
+
+const PropertiesAnswer = z.object({
+  properties: z.array(z.object({ property: z.string().trim().min(1).max(300), quote: z.string().max(2000) })).max(20),
+});
+
+/**
+ * The LLM extractor: properties the model reads in the document, each placed where its quote occurs in the
+ * document's fields (field and offsets null when the quote is not there verbatim).
+ */
+export async function llmProperties(calls: ItemCalls, endpoint: LlmEndpoint, entity: { type: string; name: string; text: string; document: unknown }, count: number): Promise<{ ok: true; properties: TextProperty[] } | { ok: false; reason: string }> {
+  const result = await calls.call(endpoint, 'synthesis.properties',
+    { type: entity.type, name: entity.name, document: promptDocument(entity.text), count: String(count) }, PropertiesAnswer, 'properties', 800);
+  if (!result.ok) return { ok: false, reason: failureText(result) };
+  const fields = fieldsOf(entity.document);
+  return { ok: true, properties: result.value.properties.slice(0, count).map((p) => ({ text: p.property, ...locateQuote(fields, p.quote), source: 'llm' as const })) };
 }

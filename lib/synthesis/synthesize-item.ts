@@ -2,22 +2,19 @@ import crypto from 'node:crypto';
 import { findLeaks } from '../authoring/leak';
 import type { Database, Queryable } from '../db/transaction';
 import { evaluateMetapaths } from '../kb/metapath';
-import type { LlmEndpoint, LlmRequest, LlmResult } from '../llm/types';
+import type { LlmEndpoint } from '../llm/types';
 import { ensureIndex } from '../retrieval/bm25-index';
-import { realiseQuery } from './compose';
-import { agreed, removalReason, TERM_EVIDENCE, termEvidenceVote, type FilterCandidate } from './filter';
-import { documentFields, documentFrequencies, extractProperties, fieldTerms, type ExtractedProperty } from './properties';
+import { llmCompose, realiseQuery } from './compose';
+import { agreed, llmVotes, removalReason, TERM_EVIDENCE, termEvidenceVote, type FilterCandidate } from './filter';
+import { ItemCalls, type LlmCaller } from './llm-stage';
+import { documentFrequencies, extractProperties, fieldsOf, fieldTerms, llmProperties, type ExtractedProperty } from './properties';
 import type { Candidate, FilterVote, ItemOutcome, Provenance, SynthesisStage, TextProperty } from './types';
-
-/** What the pipeline needs of the LLM client (lib/llm/client.ts's LlmClient). */
-export interface LlmCaller {
-  call<T>(req: LlmRequest<T>): Promise<LlmResult<T>>;
-}
 
 export interface ItemLlm {
   client: LlmCaller;
   properties: LlmEndpoint;
   compose: LlmEndpoint;
+  /** The models that judge each candidate; their votes are combined by ItemOptions.agreement. */
   filters: LlmEndpoint[];
 }
 
@@ -56,7 +53,7 @@ const namesOf = (entities: EntityRow[]) => entities.flatMap((e) => [e.name, ...(
 /** The deterministic extractor on the answer's document, term rarity read from the knowledge base's BM25 index. */
 async function extractorProperties(db: Database, kbId: number, answer: EntityRow, avoid: string[], count: number): Promise<ExtractedProperty[]> {
   const index = await ensureIndex(db, kbId, false);
-  const fields = documentFields(answer.document);
+  const fields = fieldsOf(answer.document);
   const df = await documentFrequencies(db, index.id, fieldTerms(fields));
   return extractProperties({ fields, count, avoid, docs: index.docs, df });
 }
@@ -78,7 +75,15 @@ export async function synthesizeItem(db: Database, kbId: number, candidate: Cand
     llmCallIds: [],
     prompts: [],
   };
-  const stop = (status: 'dropped' | 'failed', stage: SynthesisStage, reason: string): ItemOutcome => ({ status, stage, reason, provenance: prov });
+  const llm = opts.llm ? { ...opts.llm, calls: new ItemCalls(opts.llm.client, kbId, opts.jobId, candidate.position) } : null;
+  const finish = (outcome: ItemOutcome): ItemOutcome => {
+    if (llm) {
+      outcome.provenance.llmCallIds = [...llm.calls.callIds].sort((a, b) => a - b);
+      outcome.provenance.prompts = [...llm.calls.prompts];
+    }
+    return outcome;
+  };
+  const stop = (status: 'dropped' | 'failed', stage: SynthesisStage, reason: string) => finish({ status, stage, reason, provenance: prov });
 
   const paths = template.branches.map((b, i) => ({ start: { entity: candidate.seeds[i]! }, steps: b.steps }));
   const reached = await evaluateMetapaths(db, kbId, paths, { limit: opts.maxCandidates + 1, offset: 0 }, '');
@@ -91,26 +96,53 @@ export async function synthesizeItem(db: Database, kbId: number, candidate: Cand
 
   const source = pickAnswer(candidate, prov.seeds!.map((s) => s.id), answers);
   prov.propertySource = { id: source.externalId, name: source.name };
-  if (opts.llm) return stop('failed', 'properties', 'the LLM path is not available in this build');
-  const extracted = await extractorProperties(db, kbId, source, avoid, opts.propertyCount);
-  const properties: TextProperty[] = extracted.map(({ whole: _whole, ...p }) => p);
+  prov.methods = llm
+    ? { properties: llm.properties.model, compose: llm.compose.model, filter: llm.filters.map((f) => f.model) }
+    : { properties: 'extractor', compose: 'realiser', filter: [TERM_EVIDENCE] };
+
+  let properties: TextProperty[];
+  let phrases: ExtractedProperty[] = [];
+  if (llm) {
+    const got = await llmProperties(llm.calls, llm.properties, { type: template.answerType, name: source.name, text: source.text, document: source.document }, opts.propertyCount);
+    if (!got.ok) return stop('failed', 'properties', `the properties call failed (${got.reason})`);
+    properties = got.properties;
+  } else {
+    phrases = await extractorProperties(db, kbId, source, avoid, opts.propertyCount);
+    properties = phrases.map(({ whole: _whole, ...p }) => p);
+  }
   prov.properties = properties;
-  prov.methods = { properties: 'extractor', compose: 'realiser', filter: [TERM_EVIDENCE] };
   if (!properties.length) return stop('dropped', 'properties', `the document of ${source.name} gives no property that does not name an answer`);
 
-  const text = realiseQuery(template, seeds.map((s) => s.name), extracted);
+  let text: string;
+  if (llm) {
+    const composed = await llmCompose(llm.calls, llm.compose, template, seeds.map((s, i) => ({ name: s.name, type: template.branches[i]!.startType })), properties);
+    if (!composed.ok) return stop('failed', 'compose', `the compose call failed (${composed.reason})`);
+    text = composed.text;
+  } else {
+    text = realiseQuery(template, seeds.map((s) => s.name), phrases);
+  }
   const leaks = findLeaks(text, avoid);
-  if (leaks.length) return stop('dropped', 'leak', `the query names ${[...new Set(leaks.map((l) => `“${l.name}”`))].join(', ')}`);
+  if (leaks.length) return stop('dropped', 'leak', `the query names ${[...new Set(leaks.map((l) => `“${l.name}”`))].join(', ')}: ${text}`);
 
-  const votes: FilterVote[] = answers.map((a) => termEvidenceVote(a, properties));
-  prov.votes = votes;
+  let votes: FilterVote[];
+  if (llm) {
+    const judged = await llmVotes(llm.calls, llm.filters, text, properties, template.answerType, answers);
+    prov.votes = judged.votes;
+    if (judged.failures.length) {
+      return stop('failed', 'filter', `${judged.failures.length} of ${answers.length * llm.filters.length} filter calls failed; first: ${judged.failures[0]}`);
+    }
+    votes = judged.votes;
+  } else {
+    votes = answers.map((a) => termEvidenceVote(a, properties));
+    prov.votes = votes;
+  }
   const kept = answers.filter((a) => agreed(votes.filter((v) => v.entity === a.externalId), opts.agreement));
-  // The properties are read from the source's own document, so term evidence must find them there.
-  if (!kept.includes(source)) throw new Error(`Term evidence removed ${source.externalId}, the document its properties come from`);
+  // The extractor's properties are read from the source's own document, so term evidence must find them there.
+  if (!llm && !kept.includes(source)) throw new Error(`Term evidence removed ${source.externalId}, the document its properties come from`);
   prov.kept = kept.map((a) => a.externalId);
   prov.removed = answers.filter((a) => !kept.includes(a)).map((a) => ({ id: a.externalId, reason: removalReason(votes.filter((v) => v.entity === a.externalId)) }));
   if (!kept.length) return stop('dropped', 'filter', 'no candidate passed the filter');
   if (kept.length > opts.maxAnswers) return stop('dropped', 'filter', `${kept.length} answers kept, over the maximum of ${opts.maxAnswers}`);
   if (kept.length < opts.minAnswers) return stop('dropped', 'filter', `${kept.length} answer${kept.length === 1 ? '' : 's'} kept, under the minimum of ${opts.minAnswers}`);
-  return { status: 'kept', text, answerIds: prov.kept, seedIds: prov.seeds!.map((s) => s.id), provenance: prov as Provenance };
+  return finish({ status: 'kept', text, answerIds: prov.kept, seedIds: prov.seeds!.map((s) => s.id), provenance: prov as Provenance });
 }
