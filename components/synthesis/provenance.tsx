@@ -127,7 +127,7 @@ function PropertyItem({ property: p, document }: { property: TextProperty; docum
     <li data-testid="provenance-property">
       <span className="font-medium">{p.text}</span>
       <span className="ml-1 text-xs text-slate-500">
-        {p.field === null ? 'not found verbatim in the document' : <>field <code>{p.field}</code>, characters {p.start}–{p.end}</>}
+        {p.field === null ? 'not found verbatim in the document' : <>field <code>{p.field}</code>{context && ` (${context.label})`}, characters {p.start}–{p.end}</>}
         {' · '}{p.source === 'llm' ? 'LLM' : 'extractor'}
       </span>
       {context && (

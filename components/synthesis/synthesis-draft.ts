@@ -49,7 +49,7 @@ export function specBody(draft: SynthesisDraft, purpose: 'preview' | 'job'): { b
   if (draft.mode === 'range' && !(inRange(lo, 1, 1000) && inRange(hi, lo, 1000))) errors.templates = 'Give a range of whole numbers from 1 to 1,000, the first not above the second.';
   const models = draft.filterModels.split(',').map((m) => m.trim()).filter(Boolean);
   if (draft.useLlm && models.some((m) => !MODEL.test(m))) errors.filterModels = 'Model names separated by commas, without spaces inside a name.';
-  if (models.length > 10) errors.filterModels = 'At most 10 filter models.';
+  if (models.length > 8) errors.filterModels = 'At most 8 filter models.';
   if (Object.keys(errors).length) return { errors };
   return {
     body: {

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type FormEvent } from 'react';
-import type { FieldErrors } from '../studies/study-draft';
+import { errorAt, type FieldErrors } from '../studies/study-draft';
 import { requestJson } from '../queries/api';
 import { synthesisApi, type LlmStatus, type PreviewItem } from './api';
 import { JobList, jobsKey } from './job-list';
@@ -71,7 +71,7 @@ export function SynthesisWorkbench({ slug, types }: { slug: string; types: strin
     <div className="space-y-6 text-sm">
       <form onSubmit={onSubmit} noValidate aria-label="Synthesis" className="min-w-0 space-y-6 rounded-lg border border-slate-200 bg-white p-4">
         <LlmStatusLine llm={llm} useLlm={draft.useLlm} onUseLlm={(useLlm) => patch({ useLlm })} />
-        <TemplatePicker slug={slug} types={types} draft={draft} patch={patch} error={errors.templates} onLlm={onLlm} />
+        <TemplatePicker slug={slug} types={types} draft={draft} patch={patch} error={errorAt(errors, 'templates')} onLlm={onLlm} />
         <SynthesisOptions draft={draft} patch={patch} errors={errors} llm={llm} />
         {error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-red-700" data-testid="synthesis-error">{error}</p>}
         <div className="flex flex-wrap gap-2">
