@@ -148,6 +148,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
     'studies/id': String(f.studyId),
     'users/id': String(f.outsiderId),
     userId: String(f.outsiderId),
+    // The suite calls no LLM: a missing call still shows whether the knowledge base is reached.
+    'llm-calls/id': MISSING_ID,
     token: f.participantToken,
   };
   for (const param of route.params) {
@@ -159,8 +161,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
 }
 
 /** Every kind of path parameter `paramValues` fills: a route with another is unclassified. */
-export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token'];
-export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId']);
+export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'llm-calls/id'];
+export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'llm-calls/id']);
 
 /**
  * How each mutation is kept from changing anything. 'body': an invalid JSON body is refused before any change.

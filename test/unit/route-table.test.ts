@@ -54,6 +54,12 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/query-sets/[name]/validation-campaign')).toMatchObject({
       methods: [{ method: 'POST', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: true,
     });
+    expect(routes.find((r) => r.pattern === '/api/llm/prompts')).toMatchObject({
+      methods: [{ method: 'GET', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: false,
+    });
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/llm-calls/[id]')).toMatchObject({
+      params: ['slug', 'id'], methods: [{ method: 'GET', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: false,
+    });
     expect(routes.find((r) => r.pattern === '/api/assignments/[id]/difficulty')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'campaigns:annotate' } }], readsQuery: false, readsJson: false,
     });
