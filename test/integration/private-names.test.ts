@@ -74,6 +74,7 @@ const SET_ROUTES: [string, string, string?, unknown?][] = [
   ['GET', 'kbs/[slug]/query-sets/[name]/runs'],
   ['GET', 'kbs/[slug]/query-sets/[name]/diff', '?a=1&b=1'],
   ['GET', 'kbs/[slug]/query-sets/[name]/compare', '?a=1&b=2'],
+  ['POST', 'kbs/[slug]/query-sets/[name]/validation-campaign', '', { name: 'probe', querySet: 'probe-queries', annotators: ['outsider@example.org'] }],
 ];
 const KB_ROUTES: [string, string, string?, unknown?][] = [
   ['GET', 'kbs/[slug]'],
