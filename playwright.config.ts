@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { BASE_URL, E2E_PORT, TEST_PASSWORD } from './e2e/fixtures';
 
+const FAKE_LLM_PORT = 3299;
+const FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}/v1`;
+
 /**
  * End-to-end tests against the production build on a fresh embedded (PGlite) database per run.
  * Playwright's own browser download does not work here: Debian's Chromium is used instead.
@@ -33,7 +36,15 @@ export default defineConfig({
     },
     trace: 'off',
   },
-  webServer: {
+  webServer: [{
+    // A stand-in chat-completions endpoint: the app runs with an LLM configured, as it would in production.
+    command: `node --import tsx e2e/fake-llm-server.ts ${FAKE_LLM_PORT}`,
+    url: `${FAKE_LLM_URL}/models`,
+    timeout: 30_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  }, {
     command: `rm -rf .data/e2e && node bin/skb.mjs serve --port ${E2E_PORT}`,
     url: `${BASE_URL}/login`,
     timeout: 180_000,
@@ -50,6 +61,8 @@ export default defineConfig({
       // Let the embedded database pick a free port, and make next-auth use the address the tests use.
       SKB_DB_PORT: '',
       NEXTAUTH_URL: BASE_URL,
+      SKB_LLM_BASE_URL: FAKE_LLM_URL,
+      SKB_LLM_MODEL: 'fake-model',
     },
-  },
+  }],
 });
