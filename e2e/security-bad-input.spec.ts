@@ -36,6 +36,7 @@ const QUERY: Record<string, Record<string, string>> = {
   'GET /api/kbs/[slug]/query-sets/[name]/runs/[id]': { groupBy: 'origin' },
   'GET /api/kbs/[slug]/query-sets/[name]/runs/[id]/queries': { split: 'test', sort: 'position', limit: '5' },
   'GET /api/kbs/[slug]/query-sets/[name]/releases/[number]/download': { formats: 'jsonl' },
+  'GET /api/kbs/[slug]/synthesis/templates': { seedType: 'product', answerType: 'product', steps: '1', measure: '1', limit: '5', offset: '0', seed: '1' },
   'GET /api/studies/[id]/export': { format: 'ratings-csv', excludeFailed: '1' },
   'GET /api/studies/[id]/results': { excludeFailed: '1' },
 };

@@ -150,6 +150,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
     userId: String(f.outsiderId),
     // The suite calls no LLM: a missing call still shows whether the knowledge base is reached.
     'llm-calls/id': MISSING_ID,
+    // The suite starts no synthesis job: a missing one still shows whether the knowledge base is reached.
+    'jobs/id': MISSING_ID,
     token: f.participantToken,
   };
   for (const param of route.params) {
@@ -161,8 +163,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
 }
 
 /** Every kind of path parameter `paramValues` fills: a route with another is unclassified. */
-export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'llm-calls/id'];
-export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'llm-calls/id']);
+export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'jobs/id', 'llm-calls/id'];
+export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'jobs/id', 'llm-calls/id']);
 
 /**
  * How each mutation is kept from changing anything. 'body': an invalid JSON body is refused before any change.
@@ -198,6 +200,10 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'POST /api/kbs/[slug]/query-sets': 'body',
   'PATCH /api/kbs/[slug]': 'body',
   'POST /api/kbs/[slug]/studies': 'body',
+  'POST /api/kbs/[slug]/synthesis/jobs': 'body',
+  'DELETE /api/kbs/[slug]/synthesis/jobs/[id]': { params: { id: MISSING_ID }, why: 'cancelling is its whole action' },
+  'POST /api/kbs/[slug]/synthesis/jobs/[id]/resume': { params: { id: MISSING_ID }, why: 'resuming is its whole action' },
+  'POST /api/kbs/[slug]/synthesis/preview': 'body',
   'POST /api/participate/[token]/consent': { params: { token: BOGUS_TOKEN }, why: 'consenting is its whole action' },
   'POST /api/participate/[token]/finish': { params: { token: BOGUS_TOKEN }, why: 'finishing is its whole action' },
   'POST /api/participate/[token]/start': { params: { token: BOGUS_TOKEN }, why: 'starting is its whole action' },

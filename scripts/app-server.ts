@@ -5,6 +5,7 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '
 import { refuseMalformedPath } from '../lib/http/request-path';
 import { pool } from '../lib/db/client';
 import { warmSearchIndexes } from '../lib/retrieval/bm25-warm';
+import { resumeAbandonedJobs } from '../lib/synthesis/jobs';
 
 /**
  * The app's HTTP server, started by `skb serve`: Next.js behind a plain Node server, so that every request
@@ -33,6 +34,10 @@ server.listen(port, hostname, () => {
   console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}`);
   // The search index's common words, read ahead in the process that answers searches.
   void warmSearchIndexes(pool());
+  // Synthesis jobs whose process died (a killed or restarted server) continue here where they stopped.
+  void resumeAbandonedJobs(pool()).then(
+    (ids) => ids.length && console.log(`Resumed synthesis job${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`),
+    (err: Error) => console.warn(`Resuming synthesis jobs: ${err.message}`));
 });
 
 let stopping = false;

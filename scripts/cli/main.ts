@@ -19,6 +19,7 @@ const load = {
   queries: () => import('./commands/queries'),
   eval: () => import('./commands/eval'),
   embeddings: () => import('./commands/embeddings'),
+  synthesize: () => import('./commands/synthesize'),
 };
 
 
@@ -224,6 +225,26 @@ export function buildProgram(): Command {
     .option('--release <n>', 'score against this release instead of the live set', positiveInt)
     .option('--json', 'machine-readable output')
     .action(async (opts) => (await load.eval()).run(opts));
+
+  program
+    .command('synthesize')
+    .description('Synthesize queries into a query set (origin synthesized) with exact answer sets, as a job run here in the foreground; Ctrl-C stops it resumably. See docs/synthesis.md.')
+    .requiredOption('--kb <slug>', 'knowledge-base slug')
+    .option('--set <name>', 'query set to add to (created when missing; an existing one must be synthesized, of this knowledge base)')
+    .option('--templates <keys>', 'template keys separated by commas (skb synthesize --list-templates), or all:MIN-MAX for every template whose median answer-set size is MIN-MAX')
+    .option('--count <n>', 'queries to keep (1-10000)', positiveInt)
+    .option('--seed <n>', 'random seed of the candidates (default 0)', positiveInt)
+    .option('--llm-filter-models <models>', 'models that judge the filter, separated by commas (default SKB_LLM_FILTER_MODELS)')
+    .option('--no-llm', 'the deterministic pipeline, even with an LLM configured')
+    .option('--max-answers <n>', 'drop queries keeping more answers than this (default 20)', positiveInt)
+    .option('--min-answers <n>', 'drop queries keeping fewer answers than this (default 1)', positiveInt)
+    .option('--agreement <rule>', 'filter models must all agree, or a majority', oneOf(['all', 'majority'] as const))
+    .option('--token-budget <n>', 'stop the job cleanly once its LLM calls have used this many tokens', positiveInt)
+    .option('--resume <id>', 'resume a cancelled, failed or abandoned job instead of starting one', positiveInt)
+    .option('--list-templates', 'list the templates of the knowledge base instead')
+    .option('--measure', 'with --list-templates: each template\'s answer-set sizes on a seeded sample (slower)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => (await load.synthesize()).run(opts));
 
   return program;
 }

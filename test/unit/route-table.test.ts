@@ -54,6 +54,9 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/query-sets/[name]/validation-campaign')).toMatchObject({
       methods: [{ method: 'POST', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: true,
     });
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/synthesis/jobs/[id]')).toMatchObject({
+      methods: [{ method: 'GET', guard: { kind: 'session', permission: 'queries:manage' } }, { method: 'DELETE', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: false,
+    });
     expect(routes.find((r) => r.pattern === '/api/llm/prompts')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'queries:manage' } }], readsQuery: false, readsJson: false,
     });

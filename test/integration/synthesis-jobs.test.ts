@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importKnowledgeBase } from '../../lib/ingest/importer';
+import { memorySource } from '../../lib/ingest/memory-source';
+import { llmConfig } from '../../lib/llm/config';
+import { importQueries } from '../../lib/queries/import';
+import { getJob, requestCancel } from '../../lib/synthesis/job-store';
+import { claimForResume, resumeAbandonedJobs, runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
+import { jobSpecSchema, type JobSpec } from '../../lib/synthesis/spec';
+import type { Provenance } from '../../lib/synthesis/types';
+import { openAppDatabase, pool } from '../support/app-database';
+import { importIbd, readIbdEdges } from '../support/primekg-ibd';
+import type { TestDatabase } from '../support/test-database';
+
+/** One-step templates of the IBD fixture, whose answer sets the edge file gives directly. */
+const DRUG_TARGETS = 'drug -[target]-> gene/protein';
+const DISEASE_GENES = 'disease -[associated with]-> gene/protein';
+const NO_LLM = llmConfig({});
+
+const spec = (fields: Partial<JobSpec> & { querySet: string; count: number }): JobSpec =>
+  jobSpecSchema.parse({ templates: [DRUG_TARGETS, DISEASE_GENES], useLlm: false, ...fields });
+
+interface StoredQuery {
+  external_id: string;
+  position: number;
+  text: string;
+  answer_ids: string[];
+  seed_ids: string[];
+  metadata: { origin: string; synthesis: Provenance };
+}
+
+async function queriesOf(set: string): Promise<StoredQuery[]> {
+  return (await pool().query<StoredQuery>(
+    `SELECT q.external_id, q.position, q.text, q.answer_ids, q.seed_ids, q.metadata FROM query q JOIN query_set s ON s.id = q.set_id
+      WHERE s.name = $1 ORDER BY q.position`, [set])).rows;
+}
+
+async function itemsOf(jobId: number): Promise<{ position: number; status: string; stage: string | null; query_id: number | null }[]> {
+  return (await pool().query('SELECT position, status, stage, query_id FROM synthesis_item WHERE job_id = $1 ORDER BY position', [jobId])).rows;
+}
+
+async function runJob(s: JobSpec): Promise<number> {
+  const id = await startSynthesisJob(pool(), kbId, s, null, NO_LLM);
+  await runSynthesisJob(pool(), id, { llm: NO_LLM });
+  return id;
+}
+
+let testDb: TestDatabase;
+let kbId: number;
+let dir: string;
+
+beforeAll(async () => {
+  testDb = await openAppDatabase();
+  kbId = await importIbd(pool());
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-synthesis-jobs-'));
+}, 180_000);
+afterAll(async () => {
+  await testDb.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a deterministic synthesis job', () => {
+  it('keeps exactly the queries asked, each with its provenance, item and exact relational answers', async () => {
+    const id = await runJob(spec({ querySet: 'syn-ibd', count: 8 }));
+    const job = await getJob(pool(), kbId, id);
+    expect(job).toMatchObject({ status: 'SUCCEEDED', querySet: 'syn-ibd', done: 8, total: 8, message: null, llm: null });
+    const s = job.summary;
+    const dropped = Object.values(s.dropped).reduce((a, b) => a + b, 0);
+    const failed = Object.values(s.failed).reduce((a, b) => a + b, 0);
+    expect(s.kept + dropped + failed).toBe(s.attempted);
+    expect(s).toMatchObject({ kept: 8, llmCalls: 0, tokens: 0 });
+
+    const set = await pool().query('SELECT origin::text FROM query_set WHERE name = $1', ['syn-ibd']);
+    expect(set.rows[0].origin).toBe('SYNTHESIZED');
+    const queries = await queriesOf('syn-ibd');
+    expect(queries.map((q) => q.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const items = await itemsOf(id);
+    expect(items).toHaveLength(job.attempted);
+    const keptItems = items.filter((i) => i.status === 'kept');
+    expect(keptItems).toHaveLength(8);
+    expect(keptItems.every((i) => i.query_id !== null)).toBe(true);
+
+    // The edge file read directly: a one-step template's answers are the seed's neighbours along it.
+    const edges = readIbdEdges();
+    const neighbours = (seed: string, relation: string, type: string) =>
+      [...new Set(edges.filter((e) => e.source === seed && e.relation === relation && e.targetType === type).map((e) => e.target))].sort();
+    for (const q of queries) {
+      const p = q.metadata.synthesis;
+      expect(q.metadata.origin).toBe('synthesized');
+      expect(q.external_id).toBe(`syn-${id}-${p.position}`);
+      expect(p.jobId).toBe(id);
+      expect(q.answer_ids).toEqual(p.kept);
+      expect(q.seed_ids).toEqual(p.seeds.map((x) => x.id));
+      expect(p.methods).toEqual({ properties: 'extractor', compose: 'realiser', filter: ['term-evidence'] });
+      expect(p.properties.length).toBeGreaterThan(0);
+      const relation = p.template.key === DRUG_TARGETS ? 'target' : 'associated with';
+      expect([...p.relationalAnswers].sort()).toEqual(neighbours(q.seed_ids[0]!, relation, 'gene/protein'));
+      expect(p.kept.every((a) => p.relationalAnswers.includes(a))).toBe(true);
+      expect(p.kept.length).toBeLessThanOrEqual(20);
+    }
+    const revisions = await pool().query('SELECT count(*)::int AS n FROM query_revision r JOIN query q ON q.id = r.query_id JOIN query_set s ON s.id = q.set_id WHERE s.name = $1', ['syn-ibd']);
+    expect(revisions.rows[0].n).toBe(8);
+  });
+
+  it('adds a second job\'s queries after the set\'s existing ones', async () => {
+    const id = await runJob(spec({ querySet: 'syn-ibd', count: 3, seed: 7 }));
+    const queries = await queriesOf('syn-ibd');
+    expect(queries).toHaveLength(11);
+    expect(queries.slice(8).map((q) => q.position)).toEqual([8, 9, 10]);
+    expect(queries.slice(8).every((q) => q.external_id.startsWith(`syn-${id}-`))).toBe(true);
+  });
+
+  it('refuses unknown templates, unknown types and sets that are not synthesized or of another knowledge base', async () => {
+    await expect(startSynthesisJob(pool(), kbId, spec({ querySet: 'x1', count: 1, templates: [DRUG_TARGETS, 'drug -[cures]-> gene/protein', 'planet -[target]-> gene/protein'] }), null, NO_LLM))
+      .rejects.toMatchObject({ status: 400, message: expect.stringMatching(/"drug -\[cures\]-> gene\/protein": unknown relation "cures".*"planet -\[target\]-> gene\/protein": unknown entity type "planet"/) });
+    async function* one() {
+      yield { id: 'h1', text: 'a human query', answers: [], seeds: [], split: null, metadata: {}, at: { file: 'h', line: 1 } };
+    }
+    await importQueries(pool(), one(), { kbId, setName: 'by-hand', origin: 'human', unknownIds: 'keep', userId: null, sourceName: 'h' });
+    await expect(startSynthesisJob(pool(), kbId, spec({ querySet: 'by-hand', count: 1 }), null, NO_LLM))
+      .rejects.toMatchObject({ status: 400, message: expect.stringContaining('querySet: the query set "by-hand" is of origin human') });
+    const other = await importKnowledgeBase(pool(), memorySource({
+      entities: [{ externalId: 'd', type: 'drug', name: 'D', aliases: [], document: {} }, { externalId: 'g', type: 'gene/protein', name: 'G', aliases: [], document: {} }],
+      edges: [{ source: 'd', relation: 'target', target: 'g' }],
+    }), { slug: 'other', format: 'test', files: [] });
+    await expect(startSynthesisJob(pool(), other.kbId, spec({ querySet: 'syn-ibd', count: 1, templates: [DRUG_TARGETS] }), null, NO_LLM))
+      .rejects.toMatchObject({ status: 400, message: 'querySet: the query set "syn-ibd" belongs to another knowledge base; choose another name' });
+    expect(() => jobSpecSchema.parse({ querySet: 'x', templates: [DRUG_TARGETS], count: 0 })).toThrow(/count must be at least 1/);
+    const none = await pool().query('SELECT count(*)::int AS n FROM query_set WHERE name = $1', ['x1']);
+    expect(none.rows[0].n).toBe(0);
+  });
+
+  it('picks every template whose measured median answer-set size is in the range', async () => {
+    const id = await runJob(spec({ querySet: 'syn-range', count: 2, templates: { minAnswers: 2, maxAnswers: 10 } }));
+    const job = await getJob(pool(), kbId, id);
+    expect(job.status).toBe('SUCCEEDED');
+    const { rows } = await pool().query<{ templates: string[] }>('SELECT templates FROM synthesis_job WHERE id = $1', [id]);
+    expect(rows[0]!.templates.length).toBeGreaterThan(1);
+  }, 240_000);
+});
+
+describe('stopping and resuming', () => {
+  it('stops a cancelled job after the items in hand, and resumes it to exactly the count', async () => {
+    const id = await startSynthesisJob(pool(), kbId, spec({ querySet: 'syn-cancel', count: 6 }), null, NO_LLM);
+    expect(await requestCancel(pool(), kbId, id)).toBe(true);
+    const cancelled = await runSynthesisJob(pool(), id, { llm: NO_LLM });
+    expect(cancelled.status).toBe('CANCELLED');
+    expect(cancelled.message).toMatch(/^Cancelled: kept \d of 6 queries after [12] attempts\.$/);
+    expect(cancelled.attempted).toBeLessThanOrEqual(2);
+    const before = await itemsOf(id);
+
+    await claimForResume(pool(), kbId, id);
+    const resumed = await runSynthesisJob(pool(), id, { llm: NO_LLM });
+    expect(resumed).toMatchObject({ status: 'SUCCEEDED', done: 6, message: null });
+    const after = await itemsOf(id);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(await queriesOf('syn-cancel')).toHaveLength(6);
+    await expect(claimForResume(pool(), kbId, id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('resumes a job whose process was killed: nothing lost, no position twice, exactly the count', async () => {
+    const env = { ...process.env, DATABASE_URL: testDb.url, SKB_DATA_DIR: dir, SKB_LLM_BASE_URL: '' };
+    const child = spawn(process.execPath, [path.join(process.cwd(), 'bin', 'skb.mjs'), 'synthesize', '--kb', 'ibd', '--set', 'syn-killed',
+      '--templates', `${DRUG_TARGETS},${DISEASE_GENES}`, '--count', '30', '--no-llm', '--json'], { env, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let jobId = 0;
+    try {
+      for (let i = 0; i < 1200 && !jobId; i++) {
+        const { rows } = await pool().query<{ id: number }>(
+          `SELECT j.id FROM synthesis_job j WHERE j.set_name = 'syn-killed' AND (SELECT count(*) FROM synthesis_item i WHERE i.job_id = j.id) >= 3`);
+        if (rows[0]) jobId = rows[0].id;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    expect(jobId).toBeGreaterThan(0);
+    const killed = await getJob(pool(), kbId, jobId);
+    expect(killed.status).toBe('RUNNING');
+    expect(killed.done).toBeLessThan(30);
+    const before = await itemsOf(jobId);
+    expect(before.length).toBe(killed.attempted);
+    expect((await queriesOf('syn-killed')).length).toBe(killed.done);
+
+    expect(await resumeAbandonedJobs(pool())).toEqual([jobId]);
+    let job = killed;
+    for (let i = 0; i < 600 && job.status === 'RUNNING'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = await getJob(pool(), kbId, jobId);
+    }
+    expect(job).toMatchObject({ status: 'SUCCEEDED', done: 30 });
+    const after = await itemsOf(jobId);
+    expect(after).toHaveLength(job.attempted);
+    // What the killed process wrote is still there, unchanged.
+    for (const item of before) expect(after).toContainEqual(item);
+    const queries = await queriesOf('syn-killed');
+    expect(queries).toHaveLength(30);
+    expect(new Set(queries.map((q) => q.external_id)).size).toBe(30);
+    expect(queries.map((q) => q.position)).toEqual([...Array(30).keys()]);
+    expect(new Set(after.filter((i) => i.status === 'kept').map((i) => i.query_id)).size).toBe(30);
+  }, 120_000);
+});
