@@ -15,7 +15,7 @@ interface RelationWords {
 const symmetric = (words: string): RelationWords => ({ active: words, passive: words });
 const DRUG = /drug/i;
 
-/** STaRK's three knowledge bases (PrimeKG's display relations, Amazon's and MAG's edge types). */
+/** STaRK's three knowledge bases (PrimeKG's display relations, Amazon's and MAG's edge types), by lexiconKey. */
 const LEXICON: Record<string, RelationWords> = {
   'target': { active: 'that targets', passive: 'targeted by', activeType: DRUG },
   'enzyme': { active: 'metabolised by the enzyme', passive: 'acting as an enzyme for', activeType: DRUG },
@@ -35,15 +35,15 @@ const LEXICON: Record<string, RelationWords> = {
   'phenotype absent': { active: 'without the phenotype', passive: 'that is absent in', activeType: /disease/i },
   'expression present': { active: 'expressed in', passive: 'that expresses', activeType: /gene|protein/i },
   'expression absent': { active: 'not expressed in', passive: 'that does not express', activeType: /gene|protein/i },
-  'also_buy': symmetric('bought together with'),
-  'also_view': symmetric('viewed together with'),
-  'has_brand': { active: 'from the brand', passive: 'that makes' },
-  'has_category': { active: 'in the category', passive: 'that contains' },
-  'has_color': { active: 'available in the colour', passive: 'that is the colour of' },
-  'author___writes___paper': { active: 'who wrote', passive: 'written by' },
-  'paper___cites___paper': { active: 'that cites', passive: 'cited by' },
-  'paper___has_topic___field_of_study': { active: 'about', passive: 'that is a topic of' },
-  'author___affiliated_with___institution': { active: 'affiliated with', passive: 'with an author affiliated with' },
+  'also buy': symmetric('bought together with'),
+  'also view': symmetric('viewed together with'),
+  'has brand': { active: 'from the brand', passive: 'that makes' },
+  'has category': { active: 'in the category', passive: 'that contains' },
+  'has color': { active: 'available in the colour', passive: 'that is the colour of' },
+  'author writes paper': { active: 'who wrote', passive: 'written by' },
+  'paper cites paper': { active: 'that cites', passive: 'cited by' },
+  'paper has topic field of study': { active: 'about', passive: 'that is a topic of' },
+  'author affiliated with institution': { active: 'affiliated with', passive: 'with an author affiliated with' },
 };
 
 /** A type as prose: "biological_process" reads "biological process". */
@@ -55,10 +55,14 @@ export function withArticle(noun: string): string {
   return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 
+/** Relations are looked up case- and underscore-insensitively: "has_brand" and "Has brand" are one. */
+const lexiconKey = (relation: string) => relation.toLowerCase().replace(/_+/g, ' ').trim();
+
 /** A relation the lexicon does not know: its name as written ("a___cites___b" reads "cites"), quoted. */
 function fallbackWords(relation: string): RelationWords {
   const name = (relation.split('___')[1] ?? relation).replace(/_+/g, ' ').trim();
-  return { active: `with a “${name}” link to`, passive: `with a “${name}” link from` };
+  const link = `${/^[aeiou]/i.test(name) ? 'an' : 'a'} “${name}” link`;
+  return { active: `with ${link} to`, passive: `with ${link} from` };
 }
 
 /**
@@ -66,7 +70,7 @@ function fallbackWords(relation: string): RelationWords {
  * step walks an edge far→near (out) or near→far (in, walked backwards).
  */
 export function stepWords(step: MetapathStep, fromType: string): string {
-  const words = LEXICON[step.relation] ?? fallbackWords(step.relation);
+  const words = LEXICON[lexiconKey(step.relation)] ?? fallbackWords(step.relation);
   const nearIsSource = step.direction === 'in';
   const typed = words.activeType;
   const nearActive = typed && typed.test(step.targetType) !== typed.test(fromType) ? typed.test(step.targetType) : nearIsSource;

@@ -1,7 +1,6 @@
 import { badRequest } from '../errors';
 import type { Database } from '../db/transaction';
 import { evaluateMetapaths, movesFrom, type MetapathSchema, type MetapathStep } from '../kb/metapath';
-import type { MetapathMove } from '../kb/metapath-moves';
 import { sampleTemplateSeeds } from './candidates';
 import { templateWords } from './template-words';
 import type { SynthesisTemplate, TemplateBranch, TemplateSize } from './types';
@@ -26,39 +25,50 @@ function makeTemplate(branches: TemplateBranch[]): SynthesisTemplate {
 }
 
 /**
- * The moves enumeration takes from a type. An incoming move is left out when the knowledge base holds the
- * mirrored triple with as many edges (PrimeKG stores every edge both ways): it reaches the same entities as
- * the outgoing move, and would only double the templates.
+ * Whether the knowledge base holds the step's edges both ways, judged from the schema: the mirrored triple has
+ * as many edges (PrimeKG stores every edge so). A relation within one type cannot be judged so, and counts as
+ * one-way.
  */
-function templateMoves(schema: MetapathSchema, type: string): MetapathMove[] {
+function mirroredIn(schema: MetapathSchema): (from: string, step: { relation: string; targetType: string }) => boolean {
   const edgeCount = new Map(schema.triples.map((t) => [`${t.sourceType}\0${t.relation}\0${t.targetType}`, t.edgeCount]));
-  return movesFrom(schema.triples, type).filter((m) => m.edgeCount > 0
-    && !(m.direction === 'in' && edgeCount.get(`${type}\0${m.relation}\0${m.targetType}`) === m.edgeCount));
+  return (from, step) => from !== step.targetType
+    && edgeCount.get(`${from}\0${step.relation}\0${step.targetType}`) === edgeCount.get(`${step.targetType}\0${step.relation}\0${from}`);
 }
 
 /**
- * Whether `next` walks straight back along the relation `prev` came by, to the type `prev` left from: the
- * reached set is the seed and its siblings, so the seed answers its own query (and the leak check drops it).
+ * Whether `next` walks straight back along the edge `prev` came by, to the type `prev` left from (the other
+ * way, or either way when the edges are mirrored): the reached set is the seed and its siblings, so the seed
+ * answers its own query (and the leak check drops it).
  */
-const walksBack = (prev: MetapathStep, prevFrom: string, next: MetapathStep) => next.relation === prev.relation && next.targetType === prevFrom;
+function walksBack(mirrored: ReturnType<typeof mirroredIn>, prev: MetapathStep, prevFrom: string, next: MetapathStep): boolean {
+  return next.relation === prev.relation && next.targetType === prevFrom && (next.direction !== prev.direction || mirrored(prevFrom, prev));
+}
 
-/** Every path of 1 to `maxSteps` steps from each type, without steps that walk straight back. */
+/**
+ * Every path of 1 to `maxSteps` steps from each type, without steps that walk straight back. A mirrored
+ * relation is walked forwards only: backwards it reaches the same entities and would only double the templates.
+ */
 function enumeratePaths(schema: MetapathSchema, maxSteps: number): TemplateBranch[] {
-  const moves = new Map<string, MetapathMove[]>();
+  const mirrored = mirroredIn(schema);
+  const moves = new Map<string, MetapathStep[]>();
   const movesOf = (type: string) => {
     let m = moves.get(type);
-    if (!m) moves.set(type, (m = templateMoves(schema, type)));
+    if (!m) {
+      m = movesFrom(schema.triples, type)
+        .filter((move) => move.edgeCount > 0 && !(move.direction === 'in' && mirrored(type, move)))
+        .map(({ relation, direction, targetType }) => ({ relation, direction, targetType }));
+      moves.set(type, m);
+    }
     return m;
   };
   const paths: TemplateBranch[] = [];
   const extend = (startType: string, steps: MetapathStep[], types: string[]) => {
     if (steps.length) paths.push({ startType, steps });
     if (steps.length === maxSteps) return;
-    for (const m of movesOf(types.at(-1)!)) {
-      const step: MetapathStep = { relation: m.relation, direction: m.direction, targetType: m.targetType };
+    for (const step of movesOf(types.at(-1)!)) {
       const prev = steps.at(-1);
-      if (prev && walksBack(prev, types.at(-2)!, step)) continue;
-      extend(startType, [...steps, step], [...types, m.targetType]);
+      if (prev && walksBack(mirrored, prev, types.at(-2)!, step)) continue;
+      extend(startType, [...steps, step], [...types, step.targetType]);
     }
   };
   for (const { name } of schema.types) extend(name, [], [name]);

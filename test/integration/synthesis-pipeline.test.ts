@@ -1,13 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
+import { LlmClient } from '../../lib/llm/client';
+import { promptMarker } from '../../lib/llm/prompts';
+import type { ChatMessage } from '../../lib/llm/types';
 import { metapathSchema, type MetapathSchema } from '../../lib/kb/metapath';
 import { planCandidates } from '../../lib/synthesis/candidates';
 import { synthesizeItem, type ItemOptions } from '../../lib/synthesis/synthesize-item';
 import { enumerateTemplates, measureTemplates, templatesByKey } from '../../lib/synthesis/templates';
 import type { Candidate, ItemOutcome, SynthesisTemplate, TemplateBranch } from '../../lib/synthesis/types';
 import { openAppDatabase, pool } from '../support/app-database';
+import { startFakeChatServer, type FakeChatServer, type FakeReply } from '../support/fake-chat-server';
 import { IBD_DIR, ibdIds, importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
@@ -191,5 +195,124 @@ describe('the deterministic pipeline on the IBD fixture', () => {
     for (const c of again.slice(0, 10)) expect(await synthesizeItem(pool(), kbId, c, DETERMINISTIC)).toEqual(outcomes[candidates.indexOf(same.find((s) => s.position === c.position)!)]);
     const other = await planCandidates(pool(), kbId, templates, 12, 0, 40);
     expect(other.map((c) => c.seeds)).not.toEqual(candidates.filter((c) => c.position < 40).map((c) => c.seeds));
+  });
+});
+
+describe('the LLM path against a local chat-completions server', () => {
+  let server: FakeChatServer;
+  /** What the fake answers to each prompt; tests replace parts of it. */
+  let compose: () => FakeReply;
+  let filter: (model: string, name: string) => FakeReply;
+  let candidate: Candidate;
+  let relational: Set<string>;
+
+  const promptOf = (messages: ChatMessage[]) => ['synthesis.properties', 'synthesis.compose', 'synthesis.filter']
+    .find((id) => messages[0]!.content.includes(promptMarker(id as 'synthesis.filter', 1)));
+  /** The document between the prompt's <<< >>> markers. */
+  const documentIn = (messages: ChatMessage[]) => /<<<\n([\s\S]*)\n>>>/.exec(messages[1]!.content)![1]!;
+  const evenName = (name: string) => name.length % 2 === 0;
+
+  beforeAll(async () => {
+    server = await startFakeChatServer(({ model, messages }) => {
+      const prompt = promptOf(messages);
+      if (prompt === 'synthesis.properties') {
+        // A quote copied from the description, and one the document does not hold.
+        const description = /- description: (.*)/.exec(documentIn(messages))![1]!;
+        const quote = description.split(' ').slice(6, 11).join(' ');
+        return { content: JSON.stringify({ properties: [{ property: 'a property read in the text', quote }, { property: 'an invented one', quote: 'words found nowhere' }] }) };
+      }
+      if (prompt === 'synthesis.compose') return compose();
+      const name = /Candidate \([^)]*\): (.*)/.exec(messages[1]!.content)![1]!;
+      return filter(model, name);
+    });
+    // A one-path template with a few answers, its first candidate.
+    const [template] = templatesByKey(schema, ['drug -[target]-> gene/protein']);
+    const planned = await planCandidates(pool(), kbId, [template!], 5, 0, 40);
+    // Some answers with even-length names and some without, so the judges disagree on the set.
+    candidate = planned.find((c) => {
+      const names = [...relationalAnswers(c.template, seedExternals(c))].map((id) => nodes.get(id)!.name);
+      return names.length >= 3 && names.some(evenName) && !names.every(evenName);
+    })!;
+    relational = relationalAnswers(candidate.template, seedExternals(candidate));
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  beforeEach(() => {
+    compose = () => ({ content: '{"query": "Which protein that this drug targets has the property read in the text?"}' });
+    // Three judges: one keeps all, one those with an even-length name, one none.
+    filter = (model, name) => ({ content: JSON.stringify({ satisfies: model === 'judge-all' || (model === 'judge-even' && evenName(name)), reason: `${model} on ${name}` }) });
+  });
+
+  const endpoint = (model: string) => ({ baseUrl: server.baseUrl, model });
+  const llmOptions = (agreement: 'all' | 'majority'): ItemOptions => ({
+    ...DETERMINISTIC, jobId: null, agreement, minAnswers: 1, maxAnswers: 50,
+    llm: {
+      client: new LlmClient(pool(), { concurrency: 4, timeoutMs: 5_000, maxRetries: 0 }),
+      properties: endpoint('writer'), compose: endpoint('writer'),
+      filters: [endpoint('judge-all'), endpoint('judge-even'), endpoint('judge-none')],
+    },
+  });
+  const storedCalls = async (ids: number[]) => (await pool().query<{ id: number; purpose: string; status: string; model: string; prompt_id: string }>(
+    'SELECT id, purpose, status, model, prompt_id FROM llm_call WHERE id = ANY($1::int[]) ORDER BY id', [ids])).rows;
+
+  it('keeps the candidates most judges keep, with every vote, call and prompt recorded', async () => {
+    const o = await synthesizeItem(pool(), kbId, candidate, llmOptions('majority'));
+    expect(o.status).toBe('kept');
+    if (o.status !== 'kept') return;
+    const expected = [...relational].filter((id) => evenName(nodes.get(id)!.name));
+    expect(new Set(o.answerIds)).toEqual(new Set(expected));
+    expect(o.text).toBe('Which protein that this drug targets has the property read in the text?');
+    const p = o.provenance;
+    expect(new Set(p.relationalAnswers)).toEqual(relational);
+    expect(p.methods).toEqual({ properties: 'writer', compose: 'writer', filter: ['judge-all', 'judge-even', 'judge-none'] });
+    expect(p.prompts).toEqual([{ id: 'synthesis.properties', version: 1 }, { id: 'synthesis.compose', version: 1 }, { id: 'synthesis.filter', version: 1 }]);
+    // The quote is placed in the source's description; the invented one nowhere.
+    const [found, invented] = p.properties;
+    expect(found!.source).toBe('llm');
+    expect(found!.field).toBe('description');
+    expect(nodes.get(p.propertySource!.id)!.attr.slice(found!.start!, found!.end!)).toBe(nodes.get(p.propertySource!.id)!.attr.split(' ').slice(6, 11).join(' '));
+    expect(invented).toEqual({ text: 'an invented one', field: null, start: null, end: null, source: 'llm' });
+    expect(p.votes).toHaveLength(3 * relational.size);
+    for (const v of p.votes) expect(v.reason).toBe(`${v.judge} on ${nodes.get(v.entity)!.name}`);
+    expect(p.removed.map((r) => r.id).sort()).toEqual([...relational].filter((id) => !expected.includes(id)).sort());
+    const calls = await storedCalls(p.llmCallIds);
+    expect(calls).toHaveLength(2 + 3 * relational.size);
+    expect(calls.every((c) => c.status === 'ok')).toBe(true);
+    expect(new Set(p.votes.map((v) => v.callId))).toEqual(new Set(calls.filter((c) => c.purpose === 'filter').map((c) => c.id)));
+  });
+
+  it('drops the query when agreement must be unanimous and one judge keeps nothing', async () => {
+    const o = await synthesizeItem(pool(), kbId, candidate, llmOptions('all'));
+    expect(o).toMatchObject({ status: 'dropped', stage: 'filter', reason: 'no candidate passed the filter' });
+    expect(o.provenance.kept).toEqual([]);
+  });
+
+  it('records a malformed answer as a failed item at its stage, never throwing', async () => {
+    compose = () => ({ content: 'Sure! Here is a query: what drug targets this?' });
+    const o = await synthesizeItem(pool(), kbId, candidate, llmOptions('majority'));
+    expect(o).toMatchObject({ status: 'failed', stage: 'compose' });
+    if (o.status === 'kept') return;
+    expect(o.reason).toMatch(/malformed/);
+    const calls = await storedCalls(o.provenance.llmCallIds!);
+    expect(calls.map((c) => [c.prompt_id, c.status])).toEqual([['synthesis.properties', 'ok'], ['synthesis.compose', 'malformed']]);
+  });
+
+  it('fails the item when a filter call fails, keeping the votes that came back', async () => {
+    const victim = [...relational][0]!;
+    filter = (model, name) => (model === 'judge-even' && name === nodes.get(victim)!.name
+      ? { status: 400, body: '{"error":{"message":"bad request"}}' }
+      : { content: JSON.stringify({ satisfies: true, reason: 'fine' }) });
+    const o = await synthesizeItem(pool(), kbId, candidate, llmOptions('majority'));
+    expect(o).toMatchObject({ status: 'failed', stage: 'filter' });
+    if (o.status === 'kept') return;
+    expect(o.reason).toContain(`1 of ${3 * relational.size} filter calls failed`);
+    expect(o.reason).toContain(`judge-even on ${victim}`);
+    expect(o.provenance.votes).toHaveLength(3 * relational.size - 1);
+    const calls = await storedCalls(o.provenance.llmCallIds!);
+    expect(calls.filter((c) => c.status === 'http')).toHaveLength(1);
+    expect(calls).toHaveLength(2 + 3 * relational.size);
   });
 });
