@@ -8,7 +8,7 @@ import { fmtStat, sourceColour } from './result-format';
  * One dimension's ratings per point, a bar per source side by side, in percent of that source's ratings so
  * sources of different sizes compare; the legend gives each source's mean. The counts are in the table beside it.
  */
-export function DistributionChart({ dimension: d, anchors }: { dimension: DimensionResult; anchors: Record<string, string> }) {
+export function DistributionChart({ dimension: d, anchors }: { dimension: Pick<DimensionResult, 'key' | 'label' | 'points' | 'bySource'>; anchors: Record<string, string> }) {
   const data = d.points.map((p) => ({
     point: anchors[p] ? `${p} ${anchors[p]}` : String(p),
     ...Object.fromEntries(d.bySource.map((s) => [s.source, s.n ? (100 * (s.distribution[p] ?? 0)) / s.n : 0])),

@@ -9,6 +9,7 @@ import { fmtCount, fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { resultsPage, studyApi } from './api';
 import { LinkIssuer } from './link-issuer';
+import { ModelRaterPanel } from './model-rater-panel';
 import { ParticipantTable, participantsKey } from './participant-table';
 import { StudyStatus } from './study-status';
 
@@ -105,6 +106,10 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
 
       <Panel title="Participants">
         <div className="text-sm"><ParticipantTable studyId={s.id} /></div>
+      </Panel>
+
+      <Panel title="Model raters">
+        <ModelRaterPanel studyId={s.id} />
       </Panel>
     </div>
   );

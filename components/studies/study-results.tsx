@@ -14,6 +14,7 @@ import { DimensionPanel } from './dimension-panel';
 import { DiversityTable } from './diversity-table';
 import { ExportLinks } from './export-links';
 import { ItemTable } from './item-table';
+import { ModelRaterResults } from './model-rater-results';
 import { useParticipants } from './participant-table';
 import { RatesTable } from './rates-table';
 
@@ -77,7 +78,9 @@ export function StudyResults({ studyId }: { studyId: number }) {
         {r.items.length ? <ItemTable items={r.items} dimensions={r.dimensions} /> : <p className="text-sm text-slate-500">No item.</p>}
       </Panel>
 
-      <Panel title="Downloads"><ExportLinks studyId={studyId} excludeFailed={excludeFailed} /></Panel>
+      {r.modelRaters.length > 0 && <ModelRaterResults raters={r.modelRaters} human={r.dimensions} definitions={definitions} />}
+
+      <Panel title="Downloads"><ExportLinks studyId={studyId} excludeFailed={excludeFailed} modelRaters={r.modelRaters.length > 0} /></Panel>
     </div>
   );
 }

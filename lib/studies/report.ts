@@ -2,12 +2,16 @@ import { notFound } from '../errors';
 import type { Queryable } from '../db/transaction';
 import type { Dimension } from './dimensions';
 import { setDiversity, type SetDiversity } from './diversity';
+import { modelRaterResults, type ModelRaterResult } from './model-rater-results';
+import { listModelRaters, modelRatingValues } from './model-rater-store';
 import { studyResults, type RatedItem, type RatingRow, type ResultOptions, type StudyResults } from './results';
 
 export interface StudyReport extends StudyResults {
   study: { id: number; name: string; dimensions: Dimension[] };
   /** Per source: the measured lexical diversity and near-duplicates of the whole source set. */
   diversity: (SetDiversity & { source: string })[];
+  /** What models rated, each a source of its own: never counted in the human figures above. */
+  modelRaters: ModelRaterResult[];
 }
 
 /** The study's items and every rating, as the results are computed from them. */
@@ -31,7 +35,13 @@ export async function studyReport(db: Queryable, studyId: number, opts: ResultOp
   const sources = new Map<string, { querySetId: number | null; releaseId: number | null }>();
   for (const i of items) if (!i.attention && !sources.has(i.source)) sources.set(i.source, { querySetId: i.querySetId, releaseId: i.releaseId });
   const diversity = await Promise.all([...sources].map(async ([source, ref]) => ({ source, ...setDiversity(await sourceQueries(db, ref)) })));
-  return { study, ...studyResults(study.dimensions, items, ratings, opts), diversity };
+  const results = studyResults(study.dimensions, items, ratings, opts);
+  // The model is compared with the ratings the human figures count.
+  const excluded = new Set(results.attention.excluded ? results.attention.failed.map((f) => f.participantId) : []);
+  const [raters, modelRatings] = await Promise.all([listModelRaters(db, studyId), modelRatingValues(db, studyId)]);
+  const modelRaters = modelRaterResults(study.dimensions, raters.map(({ model, status, done, total, failures }) => ({ model, status, done, total, failures })),
+    modelRatings, ratings.filter((r) => !excluded.has(r.participantId)));
+  return { study, ...results, diversity, modelRaters };
 }
 
 /** Every query of a source set (the release's frozen copy when the items came from a release). */

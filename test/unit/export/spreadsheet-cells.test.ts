@@ -69,7 +69,7 @@ describe('report exports neutralise every payload', () => {
     const dims: Dimension[] = [{ kind: 'scale', key: '=key', label: '+label|x\ny', question: '', min: 1, max: 5, anchors: {}, required: true }];
     const items = PAYLOADS.slice(0, 2).map((source, i) => ({ id: i + 1, source, queryExternalId: String(i), text: 't', attention: null }));
     const ratings = [1, 2].flatMap((p) => items.map((it) => ({ participantId: p, itemId: it.id, dimension: '=key', value: p + it.id, text: null })));
-    const report: StudyReport = { study: { id: 1, name: '@study\n# injected', dimensions: dims }, ...studyResults(dims, items, ratings, { bootstrapSamples: 20 }), diversity: [] };
+    const report: StudyReport = { study: { id: 1, name: '@study\n# injected', dimensions: dims }, ...studyResults(dims, items, ratings, { bootstrapSamples: 20 }), diversity: [], modelRaters: [] };
     const cells = summaryCsv(report).trimEnd().split('\n').slice(1).map((l) => l.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map(unquote));
     expect(cells.map((c) => c.slice(0, 2))).toEqual([["'=key", `'${PAYLOADS[1]}`], ["'=key", `'${PAYLOADS[0]}`], ["'=key", 'all']]);
     const md = summaryMarkdown(report);

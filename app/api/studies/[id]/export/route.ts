@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiRoute, idParam, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleStudy } from '@/lib/studies/admin';
-import { rawCsv, rawJsonl, rawRatings, summaryCsv, summaryMarkdown } from '@/lib/studies/export';
+import { modelRatingsCsv, rawCsv, rawJsonl, rawModelRatings, rawRatings, summaryCsv, summaryMarkdown } from '@/lib/studies/export';
 import { studyReport } from '@/lib/studies/report';
 
 const FORMATS = {
@@ -10,10 +10,11 @@ const FORMATS = {
   'ratings-jsonl': { ext: 'ratings.jsonl', type: 'application/jsonl' },
   'summary-csv': { ext: 'summary.csv', type: 'text/csv' },
   'summary-md': { ext: 'summary.md', type: 'text/markdown' },
+  'model-ratings-csv': { ext: 'model-ratings.csv', type: 'text/csv' },
 } as const;
 const formatSchema = z.enum(Object.keys(FORMATS) as [keyof typeof FORMATS, ...(keyof typeof FORMATS)[]]);
 
-/** Downloads: raw ratings (CSV, JSONL) or the summary table (CSV, Markdown). */
+/** Downloads: raw ratings (CSV, JSONL), the summary table (CSV, Markdown) or the model raters' ratings (CSV). */
 export const GET = apiRoute<{ id: string }>('queries:manage', async ({ req, user, params }) => {
   const study = await visibleStudy(pool(), user, idParam(params.id, 'study id'));
   const query = new URL(req.url).searchParams;
@@ -22,6 +23,8 @@ export const GET = apiRoute<{ id: string }>('queries:manage', async ({ req, user
   if (format === 'ratings-csv' || format === 'ratings-jsonl') {
     const rows = await rawRatings(pool(), study.id);
     body = format === 'ratings-csv' ? rawCsv(rows) : rawJsonl(rows);
+  } else if (format === 'model-ratings-csv') {
+    body = modelRatingsCsv(await rawModelRatings(pool(), study.id));
   } else {
     const report = await studyReport(pool(), study.id, { excludeFailed: query.get('excludeFailed') === '1' });
     body = format === 'summary-csv' ? summaryCsv(report) : summaryMarkdown(report);
