@@ -39,6 +39,7 @@ const QUERY: Record<string, Record<string, string>> = {
   'GET /api/kbs/[slug]/synthesis/templates': { seedType: 'product', answerType: 'product', steps: '1', measure: '1', limit: '5', offset: '0', seed: '1' },
   'GET /api/studies/[id]/export': { format: 'ratings-csv', excludeFailed: '1' },
   'GET /api/studies/[id]/results': { excludeFailed: '1' },
+  'DELETE /api/studies/[id]/model-raters': { model: 'no-such-model' },
 };
 /** Query parameters that are ids or counts the database compares with integers. */
 const QUERY_NUMBERS = new Set(['limit', 'offset', 'id', 'entity', 'budget', 'hops', 'from', 'to', 'release', 'a', 'b', 'max']);

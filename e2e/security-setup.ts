@@ -209,6 +209,8 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'POST /api/participate/[token]/start': { params: { token: BOGUS_TOKEN }, why: 'starting is its whole action' },
   'PUT /api/participate/[token]/ratings': 'body',
   'POST /api/studies/[id]/links': 'body',
+  'POST /api/studies/[id]/model-raters': 'body',
+  'DELETE /api/studies/[id]/model-raters': { params: { id: MISSING_ID }, why: "cancelling a model's rating is its whole action" },
   'POST /api/studies/[id]/me/consent': { params: { id: MISSING_ID }, why: 'consenting is its whole action' },
   'POST /api/studies/[id]/me/finish': { params: { id: MISSING_ID }, why: 'finishing is its whole action' },
   'POST /api/studies/[id]/me/start': { params: { id: MISSING_ID }, why: 'starting is its whole action' },

@@ -66,5 +66,9 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/assignments/[id]/difficulty')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'campaigns:annotate' } }], readsQuery: false, readsJson: false,
     });
+    const manage = { kind: 'session', permission: 'queries:manage' };
+    expect(routes.find((r) => r.pattern === '/api/studies/[id]/model-raters')).toMatchObject({
+      methods: [{ method: 'GET', guard: manage }, { method: 'POST', guard: manage }, { method: 'DELETE', guard: manage }], readsQuery: true, readsJson: true,
+    });
   });
 });
