@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { memorySource } from '../../lib/ingest/memory-source';
 import { llmConfig } from '../../lib/llm/config';
+import type { ChatMessage } from '../../lib/llm/types';
 import { importQueries } from '../../lib/queries/import';
 import { getJob, requestCancel } from '../../lib/synthesis/job-store';
 import { claimForResume, resumeAbandonedJobs, runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
 import { jobSpecSchema, type JobSpec } from '../../lib/synthesis/spec';
 import type { Provenance } from '../../lib/synthesis/types';
 import { openAppDatabase, pool } from '../support/app-database';
+import { startFakeChatServer, type FakeReply } from '../support/fake-chat-server';
 import { importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
@@ -203,4 +205,102 @@ describe('stopping and resuming', () => {
     expect(queries.map((q) => q.position)).toEqual([...Array(30).keys()]);
     expect(new Set(after.filter((i) => i.status === 'kept').map((i) => i.query_id)).size).toBe(30);
   }, 120_000);
+});
+
+/** Plausible answers per prompt (told apart by the marker closing each system prompt), with usage. */
+function plausible(messages: ChatMessage[]): FakeReply {
+  const system = messages.find((m) => m.role === 'system')!.content;
+  const user = messages.find((m) => m.role === 'user')!.content;
+  const usage = { prompt_tokens: 100, completion_tokens: 50 };
+  if (system.includes('(Prompt synthesis.properties,')) {
+    const name = /^Entity name:\s*(.*)$/m.exec(user)![1]!.toLowerCase();
+    const document = /<<<\n([\s\S]*?)\n>>>/.exec(user)?.[1] ?? '';
+    const quotes = [...new Set(document.split(/\n|(?<=\.)\s+/).map((s) => s.trim()).filter((s) => s.length >= 12 && s.length <= 100 && !s.toLowerCase().includes(name)))].slice(0, 2);
+    return { content: JSON.stringify({ properties: quotes.map((q) => ({ property: q, quote: q })) }), usage };
+  }
+  if (system.includes('(Prompt synthesis.compose,')) return { content: JSON.stringify({ query: 'Which gene or protein fits the description given?' }), usage };
+  return { content: JSON.stringify({ satisfies: true, reason: 'The document says so.' }), usage };
+}
+
+const llmEnv = (baseUrl: string) => llmConfig({
+  SKB_LLM_BASE_URL: baseUrl, SKB_LLM_MODEL: 'writer', SKB_LLM_FILTER_MODELS: 'judge-a,judge-b', SKB_LLM_CONCURRENCY: '4',
+  SKB_LLM_TIMEOUT_MS: '400', SKB_LLM_MAX_RETRIES: '1',
+});
+
+describe('a synthesis job with an LLM', () => {
+  it('goes on through 429s, malformed answers and timeouts, failing those items at their stage and counting each outcome', async () => {
+    // Some properties requests hang and some compose requests get malformed answers, each every time it is asked.
+    const faulty = new Map<string, FakeReply>();
+    const seen = { properties: 0, compose: 0 };
+    const fake = await startFakeChatServer(({ messages, n }) => {
+      const system = messages[0]!.content;
+      const user = messages.find((m) => m.role === 'user')!.content;
+      // Every fifth request is throttled; the retry (after Retry-After: 0) is answered.
+      if (n % 5 === 1) return { status: 429, headers: { 'retry-after': '0' } };
+      const fault = faulty.get(user);
+      if (fault) return fault;
+      if (system.includes('(Prompt synthesis.properties,') && ++seen.properties % 4 === 2) faulty.set(user, { hang: true });
+      if (system.includes('(Prompt synthesis.compose,')) {
+        seen.compose++;
+        if (seen.compose % 5 === 2) faulty.set(user, { raw: '{"choices": "not a completion"' });
+        if (seen.compose % 5 === 4) faulty.set(user, { content: 'Here is a query: Which gene is it?' });
+      }
+      return faulty.get(user) ?? plausible(messages);
+    });
+    try {
+      const config = llmEnv(fake.baseUrl);
+      const s = spec({ querySet: 'syn-llm', count: 10, useLlm: true, maxAnswers: 100, agreement: 'majority' });
+      const id = await startSynthesisJob(pool(), kbId, s, null, config);
+      const job = await runSynthesisJob(pool(), id, { llm: config });
+      expect(job).toMatchObject({ status: 'SUCCEEDED', done: 10, llm: { models: ['writer', 'judge-a', 'judge-b'] } });
+      const sum = job.summary;
+      expect(sum.failed.properties).toBeGreaterThan(0);
+      expect(sum.failed.compose).toBeGreaterThan(0);
+      const failedItems = await pool().query<{ stage: string; n: number }>(
+        `SELECT stage, count(*)::int AS n FROM synthesis_item WHERE job_id = $1 AND status = 'failed' GROUP BY stage`, [id]);
+      expect(Object.fromEntries(failedItems.rows.map((r) => [r.stage, r.n]))).toEqual(
+        Object.fromEntries(Object.entries(sum.failed).filter(([, n]) => n > 0)));
+      const calls = await pool().query<{ status: string; n: number; tokens: number }>(
+        `SELECT status, count(*)::int AS n, sum(total_tokens)::int AS tokens FROM llm_call WHERE job_id = $1 GROUP BY status`, [id]);
+      const byStatus = Object.fromEntries(calls.rows.map((r) => [r.status, r.n]));
+      expect(byStatus.timeout).toBeGreaterThan(0);
+      expect(byStatus.malformed).toBeGreaterThan(0);
+      expect(sum.llmCalls).toBe(calls.rows.reduce((a, r) => a + r.n, 0));
+      expect(sum.llmFailures).toBe(calls.rows.filter((r) => r.status !== 'ok').reduce((a, r) => a + r.n, 0));
+      expect(sum.tokens).toBe(calls.rows.reduce((a, r) => a + r.tokens, 0));
+      // A throttled request was retried: more requests than stored calls that were answered or failed once.
+      expect(fake.requests.length).toBeGreaterThan(sum.llmCalls);
+
+      const queries = await queriesOf('syn-llm');
+      expect(queries).toHaveLength(10);
+      for (const q of queries) {
+        const p = q.metadata.synthesis;
+        expect(p.methods.properties).toBe('writer');
+        expect(p.methods.filter).toEqual(['judge-a', 'judge-b']);
+        expect(p.llmCallIds.length).toBeGreaterThan(2);
+        expect(p.prompts.map((x) => x.id)).toEqual(expect.arrayContaining(['synthesis.properties', 'synthesis.compose', 'synthesis.filter']));
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
+
+  it('stops cleanly at the token budget, leaving the item it cut short open', async () => {
+    const fake = await startFakeChatServer(({ messages }) => plausible(messages));
+    try {
+      const config = llmEnv(fake.baseUrl);
+      const id = await startSynthesisJob(pool(), kbId, spec({ querySet: 'syn-budget', count: 20, useLlm: true, maxAnswers: 100, tokenBudget: 2000 }), null, config);
+      const job = await runSynthesisJob(pool(), id, { llm: config });
+      expect(job.status).toBe('FAILED');
+      expect(job.message).toMatch(/^Stopped at the token budget of 2000 tokens: kept \d+ of 20 queries after \d+ attempts\.$/);
+      expect(job.done).toBeLessThan(20);
+      expect(job.summary.tokens).toBeGreaterThanOrEqual(2000);
+      expect(await queriesOf('syn-budget')).toHaveLength(job.done);
+      const items = await pool().query<{ reason: string | null }>('SELECT reason FROM synthesis_item WHERE job_id = $1', [id]);
+      expect(items.rows).toHaveLength(job.attempted);
+      expect(items.rows.filter((r) => /budget/i.test(r.reason ?? ''))).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 });
