@@ -1,5 +1,6 @@
 import type { QuerySetStats } from './set-stats';
 import type { QuerySetSummary } from './sets';
+import { synthesisSection, type CardJob } from '../synthesis/card';
 
 export interface CardInput {
   set: Pick<QuerySetSummary, 'name' | 'description' | 'origin' | 'license'>;
@@ -8,6 +9,8 @@ export interface CardInput {
   stats: QuerySetStats;
   /** Whether every id is an integer, so the release can be written as STaRK CSV. */
   starkIds: boolean;
+  /** The synthesis jobs whose queries are in the release, if any. */
+  synthesis?: CardJob[];
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -15,7 +18,7 @@ const fixed = (x: number, digits = 2) => x.toFixed(digits);
 const splitName = (s: string | null) => s ?? '(no split)';
 
 /** The release's README: what it is, where it comes from, its numbers as the STaRK paper tabulates them. */
-export function datasetCard({ set, kb, release, stats, starkIds }: CardInput): string {
+export function datasetCard({ set, kb, release, stats, starkIds, synthesis }: CardInput): string {
   const lines = [
     `# ${set.name} — release ${release.number}: ${release.name}`,
     '',
@@ -41,6 +44,7 @@ export function datasetCard({ set, kb, release, stats, starkIds }: CardInput): s
     `Shannon entropy ${fixed(stats.lexical.entropyBits)} bits, type-token ratio ${fixed(stats.lexical.typeTokenRatio, 4)} ` +
       `(${stats.lexical.types} distinct words in ${stats.lexical.tokens}).`,
     '',
+    ...(synthesis?.length ? [...synthesisSection(synthesis), ''] : []),
     '## Files',
     '',
     '- `queries.jsonl`: one query a line with its answers, seeds, split and provenance (always included; the hash above is of this file).',

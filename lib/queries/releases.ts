@@ -7,6 +7,7 @@ import { readQueries, type QuerySource } from './read';
 import { QuerySetStatsAccumulator, type QuerySetStats } from './set-stats';
 import type { QuerySetSummary } from './sets';
 import { datasetCard } from './dataset-card';
+import { synthesisJobsOfSet } from '../synthesis/card';
 
 export interface ReleaseSummary {
   id: number;
@@ -70,7 +71,8 @@ export async function createRelease(db: Database, set: QuerySetSummary, kb: { na
     if (last.rows[0]?.content_hash === contentHash) throw conflict(`Nothing changed since release ${last.rows[0].number} (same content hash)`);
     const next = (last.rows[0]?.number ?? 0) + 1;
     const stats = acc.result();
-    const card = datasetCard({ set, kb, release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date() }, stats, starkIds });
+    const synthesis = await synthesisJobsOfSet(client, set.id);
+    const card = datasetCard({ set, kb, release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date() }, stats, starkIds, synthesis });
     const { rows } = await client.query<{ id: number }>(
       `INSERT INTO query_release (set_id, number, name, notes, content_hash, query_count, stats, card, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,

@@ -6,14 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { memorySource } from '../../lib/ingest/memory-source';
 import { llmConfig } from '../../lib/llm/config';
-import type { ChatMessage } from '../../lib/llm/types';
 import { importQueries } from '../../lib/queries/import';
+import { createRelease } from '../../lib/queries/releases';
+import { getQuerySet } from '../../lib/queries/sets';
 import { getJob, requestCancel } from '../../lib/synthesis/job-store';
 import { claimForResume, resumeAbandonedJobs, runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
 import { jobSpecSchema, type JobSpec } from '../../lib/synthesis/spec';
 import type { Provenance } from '../../lib/synthesis/types';
 import { openAppDatabase, pool } from '../support/app-database';
 import { startFakeChatServer, type FakeReply } from '../support/fake-chat-server';
+import { plausibleReply } from '../support/plausible-llm';
 import { importIbd, readIbdEdges } from '../support/primekg-ibd';
 import type { TestDatabase } from '../support/test-database';
 
@@ -207,21 +209,6 @@ describe('stopping and resuming', () => {
   }, 120_000);
 });
 
-/** Plausible answers per prompt (told apart by the marker closing each system prompt), with usage. */
-function plausible(messages: ChatMessage[]): FakeReply {
-  const system = messages.find((m) => m.role === 'system')!.content;
-  const user = messages.find((m) => m.role === 'user')!.content;
-  const usage = { prompt_tokens: 100, completion_tokens: 50 };
-  if (system.includes('(Prompt synthesis.properties,')) {
-    const name = /^Entity name:\s*(.*)$/m.exec(user)![1]!.toLowerCase();
-    const document = /<<<\n([\s\S]*?)\n>>>/.exec(user)?.[1] ?? '';
-    const quotes = [...new Set(document.split(/\n|(?<=\.)\s+/).map((s) => s.trim()).filter((s) => s.length >= 12 && s.length <= 100 && !s.toLowerCase().includes(name)))].slice(0, 2);
-    return { content: JSON.stringify({ properties: quotes.map((q) => ({ property: q, quote: q })) }), usage };
-  }
-  if (system.includes('(Prompt synthesis.compose,')) return { content: JSON.stringify({ query: 'Which gene or protein fits the description given?' }), usage };
-  return { content: JSON.stringify({ satisfies: true, reason: 'The document says so.' }), usage };
-}
-
 const llmEnv = (baseUrl: string) => llmConfig({
   SKB_LLM_BASE_URL: baseUrl, SKB_LLM_MODEL: 'writer', SKB_LLM_FILTER_MODELS: 'judge-a,judge-b', SKB_LLM_CONCURRENCY: '4',
   SKB_LLM_TIMEOUT_MS: '400', SKB_LLM_MAX_RETRIES: '1',
@@ -245,7 +232,7 @@ describe('a synthesis job with an LLM', () => {
         if (seen.compose % 5 === 2) faulty.set(user, { raw: '{"choices": "not a completion"' });
         if (seen.compose % 5 === 4) faulty.set(user, { content: 'Here is a query: Which gene is it?' });
       }
-      return faulty.get(user) ?? plausible(messages);
+      return faulty.get(user) ?? plausibleReply(messages);
     });
     try {
       const config = llmEnv(fake.baseUrl);
@@ -286,7 +273,7 @@ describe('a synthesis job with an LLM', () => {
   }, 120_000);
 
   it('stops cleanly at the token budget, leaving the item it cut short open', async () => {
-    const fake = await startFakeChatServer(({ messages }) => plausible(messages));
+    const fake = await startFakeChatServer(({ messages }) => plausibleReply(messages));
     try {
       const config = llmEnv(fake.baseUrl);
       const id = await startSynthesisJob(pool(), kbId, spec({ querySet: 'syn-budget', count: 20, useLlm: true, maxAnswers: 100, tokenBudget: 2000 }), null, config);
@@ -303,4 +290,41 @@ describe('a synthesis job with an LLM', () => {
       await fake.close();
     }
   }, 60_000);
+});
+
+describe('the dataset card of a synthesized set', () => {
+  const release = async (set: string) => (await createRelease(pool(), await getQuerySet(pool(), kbId, set), { name: 'IBD', slug: 'ibd' }, { name: 'first', userId: null })).card;
+
+  it('tells how each job made the queries: pipeline, methods per stage, prompts, filters and counts per stage', async () => {
+    const card = await release('syn-ibd');
+    const jobs = (await pool().query<{ id: number }>(`SELECT id FROM synthesis_job WHERE set_name = 'syn-ibd' ORDER BY id`)).rows.map((r) => r.id);
+    expect(jobs).toHaveLength(2);
+    expect(card).toContain('## How the queries were made');
+    expect(card.indexOf('## How the queries were made')).toBeLessThan(card.indexOf('## Files'));
+    for (const id of jobs) {
+      const job = await getJob(pool(), kbId, id);
+      const section = card.slice(card.indexOf(`### Synthesis job ${id} `)).split('\n### ')[0]!;
+      expect(section).toContain(`| Templates | 2 (\`${DRUG_TARGETS}\`, \`${DISEASE_GENES}\`) |`);
+      expect(section).toContain('| Properties | deterministic, no LLM: document fields and rarest terms by BM25 idf |');
+      expect(section).toContain('| Filter | deterministic, no LLM: term evidence in each candidate\'s document |');
+      expect(section).toContain('| Prompts | none |');
+      expect(section).toContain(`| Outcome | succeeded: kept ${job.done} of ${job.total} queries asked after ${job.attempted} attempts; ${job.done} in this release |`);
+      for (const stage of ['relational', 'properties', 'compose', 'leak', 'filter'] as const) {
+        expect(section).toContain(`| ${stage} | ${job.summary.dropped[stage]} | ${job.summary.failed[stage]} |`);
+      }
+    }
+  });
+
+  it('names the models per stage, the judges\' agreement and the prompt versions of an LLM job', async () => {
+    const card = await release('syn-llm');
+    expect(card).toContain('| Properties | LLM `writer` |');
+    expect(card).toContain('| Composition | LLM `writer` |');
+    expect(card).toContain('| Filter | LLM judges `judge-a`, `judge-b`, agreement: majority |');
+    expect(card).toContain('| Prompts | synthesis.compose v1, synthesis.filter v1, synthesis.properties v1 |');
+    expect(card).toMatch(/\| LLM calls \| \d+ \(\d+ failed\), \d+ tokens \|/);
+  });
+
+  it('has no such section for a set made by hand', async () => {
+    expect(await release('by-hand')).not.toContain('How the queries were made');
+  });
 });
