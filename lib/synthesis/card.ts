@@ -1,22 +1,9 @@
 import type { Queryable } from '../db/transaction';
-import type { JobSpec, JobLlm } from './spec';
-import { STAGES, type SynthesisJobStatus } from './job-store';
+import { STAGES, type JobRecord } from './job-store';
 
 /** What the dataset card tells of one synthesis job whose queries are in the release. */
-export interface CardJob {
-  id: number;
-  status: SynthesisJobStatus;
-  createdAt: Date;
-  spec: JobSpec;
+export interface CardJob extends JobRecord {
   templates: string[];
-  llm: JobLlm | null;
-  done: number;
-  total: number;
-  attempted: number;
-  summary: { dropped?: Record<string, number>; failed?: Record<string, number> };
-  llmCalls: number;
-  llmFailures: number;
-  tokens: number;
   /** Queries of the job in the set when it was released (some may have been deleted or edited since). */
   inSet: number;
   /** The prompt templates its items were sent with. */

@@ -6,21 +6,34 @@ import type { ItemOutcome, SynthesisStage, SynthesisSummary } from './types';
 
 export type SynthesisJobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
 
-/** A job as the API and the CLI show it. */
-export interface JobView {
+interface JobCounts {
   id: number;
   status: SynthesisJobStatus;
-  querySet: string;
   spec: JobSpec;
   /** Queries kept so far, of `total` asked. */
   done: number;
   total: number;
   attempted: number;
+}
+
+/** A job as the API and the CLI show it. */
+export interface JobView extends JobCounts {
+  querySet: string;
   summary: SynthesisSummary;
   message: string | null;
   llm: { models: string[] } | null;
   createdAt: string;
   finishedAt: string | null;
+}
+
+/** A job's counts as stored: for its view and the dataset card. */
+export interface JobRecord extends JobCounts {
+  summary: { dropped?: Record<string, number>; failed?: Record<string, number> };
+  llmCalls: number;
+  llmFailures: number;
+  tokens: number;
+  llm: JobLlm | null;
+  createdAt: Date;
 }
 
 /** What the runner needs of a job's row. */
@@ -48,21 +61,9 @@ export const STAGES: SynthesisStage[] = ['relational', 'properties', 'compose', 
 const perStage = (counts: Partial<Record<string, number>> | undefined) =>
   Object.fromEntries(STAGES.map((s) => [s, counts?.[s] ?? 0])) as Record<SynthesisStage, number>;
 
-interface ViewRow {
-  id: number;
-  status: SynthesisJobStatus;
+interface ViewRow extends JobRecord {
   querySet: string;
-  spec: JobSpec;
-  done: number;
-  total: number;
-  attempted: number;
-  summary: { dropped?: Record<string, number>; failed?: Record<string, number> };
-  llmCalls: number;
-  llmFailures: number;
-  tokens: number;
   message: string | null;
-  llm: JobLlm | null;
-  createdAt: Date;
   finishedAt: Date | null;
 }
 
