@@ -48,6 +48,7 @@ export interface JobRow {
   status: SynthesisJobStatus;
   done: number;
   total: number;
+  attempted: number;
   tokensUsed: number;
   createdBy: number | null;
   ownerHost: string | null;
@@ -100,7 +101,7 @@ export async function listJobs(db: Queryable, kbId: number, limit = 50): Promise
 /** Any job by id, for the CLI and the runner. */
 export async function jobRow(db: Queryable, jobId: number, staleAfterMinutes: number): Promise<JobRow> {
   const { rows } = await db.query<JobRow>(
-    `SELECT id, kb_id AS "kbId", set_id AS "setId", set_name AS "setName", spec, templates, llm, status, done, total,
+    `SELECT id, kb_id AS "kbId", set_id AS "setId", set_name AS "setName", spec, templates, llm, status, done, total, attempted,
             tokens_used::float8 AS "tokensUsed", created_by AS "createdBy", owner_host AS "ownerHost", owner_pid AS "ownerPid",
             owner_start AS "ownerStart", heartbeat_at < now() - make_interval(mins => $2) AS stale
        FROM synthesis_job WHERE id = $1`, [jobId, staleAfterMinutes]);

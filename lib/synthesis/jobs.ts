@@ -7,10 +7,10 @@ import { llmConfig } from '../llm/config';
 import type { LlmConfig } from '../llm/types';
 import { planCandidates } from './candidates';
 import {
-  addLlmUse, claimJob, createJob, finishJob, finishedPositions, getJob, jobRow, runningJobIds, touchHeartbeat, writeItem,
+  addLlmUse, claimJob, createJob, finishJob, finishedPositions, getJob, jobRow, requestCancel, runningJobIds, touchHeartbeat, writeItem,
   type JobRow, type JobView, type LlmDelta,
 } from './job-store';
-import { itemOptions, resolveLlm, resolveTemplates, type JobSpec } from './spec';
+import { itemOptions, llmEndpoints, resolveLlm, resolveTemplates, type JobSpec } from './spec';
 import { synthesizeItem } from './synthesize-item';
 import { templatesByKey } from './templates';
 import type { Candidate } from './types';
@@ -175,13 +175,25 @@ const abandoned = (job: JobRow) => job.status === 'RUNNING' && (ownerGone({ host
  * Takes over a cancelled, failed or abandoned job of the knowledge base and marks it running again, owned by this
  * process, which must then run it. 409 for a job that is still running elsewhere or has succeeded.
  */
-export async function claimForResume(db: Database, kbId: number, jobId: number): Promise<void> {
+export async function claimForResume(db: Database, kbId: number, jobId: number, config: LlmConfig = llmConfig()): Promise<void> {
   await getJob(db, kbId, jobId);
   const job = await jobRow(db, jobId, ABANDONED_AFTER_MINUTES);
   if (job.status === 'SUCCEEDED') throw conflict(`Synthesis job ${jobId} has finished; nothing to resume`);
+  if (job.llm) llmEndpoints(job.llm, config);
   if (job.status === 'RUNNING' && !abandoned(job)) throw conflict(`Synthesis job ${jobId} is running (pid ${job.ownerPid} on ${job.ownerHost})`);
   if (!(await claimJob(db, job, thisProcess()))) throw conflict(`Synthesis job ${jobId} was just taken over by another process`);
   jobsHere.add(jobId);
+}
+
+/**
+ * Asks a running job to stop; one whose process is gone is marked cancelled at once, as nobody else would.
+ * False when the job is not running.
+ */
+export async function cancelSynthesisJob(db: Database, kbId: number, jobId: number): Promise<boolean> {
+  if (!(await requestCancel(db, kbId, jobId))) return false;
+  const job = await jobRow(db, jobId, ABANDONED_AFTER_MINUTES);
+  if (abandoned(job)) await finishJob(db, jobId, 'CANCELLED', `Cancelled after its process had stopped: ${summaryLine(job.done, job.total, job.attempted)}.`);
+  return true;
 }
 
 /**

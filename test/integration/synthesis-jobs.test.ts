@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { importQueries } from '../../lib/queries/import';
 import { createRelease } from '../../lib/queries/releases';
 import { getQuerySet } from '../../lib/queries/sets';
 import { getJob, requestCancel } from '../../lib/synthesis/job-store';
-import { claimForResume, resumeAbandonedJobs, runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
+import { cancelSynthesisJob, claimForResume, resumeAbandonedJobs, runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
 import { jobSpecSchema, type JobSpec } from '../../lib/synthesis/spec';
 import type { Provenance } from '../../lib/synthesis/types';
 import { openAppDatabase, pool } from '../support/app-database';
@@ -163,6 +163,18 @@ describe('stopping and resuming', () => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(await queriesOf('syn-cancel')).toHaveLength(6);
     await expect(claimForResume(pool(), kbId, id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('cancels a job whose process is gone at once, and resumes it on request', async () => {
+    const id = await startSynthesisJob(pool(), kbId, spec({ querySet: 'syn-orphan', count: 2 }), null, NO_LLM);
+    // Owned by a process that has ended, as a killed CLI leaves its job.
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    await pool().query('UPDATE synthesis_job SET owner_pid = $2, owner_start = NULL WHERE id = $1', [id, dead]);
+    expect(await cancelSynthesisJob(pool(), kbId, id)).toBe(true);
+    expect(await getJob(pool(), kbId, id)).toMatchObject({ status: 'CANCELLED', message: 'Cancelled after its process had stopped: kept 0 of 2 queries after 0 attempts.' });
+    expect(await cancelSynthesisJob(pool(), kbId, id)).toBe(false);
+    await claimForResume(pool(), kbId, id, NO_LLM);
+    expect(await runSynthesisJob(pool(), id, { llm: NO_LLM })).toMatchObject({ status: 'SUCCEEDED', done: 2 });
   });
 
   it('resumes a job whose process was killed: nothing lost, no position twice, exactly the count', async () => {

@@ -1,7 +1,8 @@
 import { apiRoute, idParam } from '@/lib/http/api';
 import { db, pool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
-import { getJob, requestCancel } from '@/lib/synthesis/job-store';
+import { getJob } from '@/lib/synthesis/job-store';
+import { cancelSynthesisJob } from '@/lib/synthesis/jobs';
 
 type Params = { slug: string; id: string };
 
@@ -11,10 +12,11 @@ export const GET = apiRoute<Params>('queries:manage', async ({ user, params }) =
   return getJob(pool(), kb.id, idParam(params.id, 'job id'));
 });
 
-/** Asks a running job to stop once the items in hand are written; it then shows CANCELLED. */
+/** Asks a running job to stop once the items in hand are written (at once when its process is gone); it then shows CANCELLED. */
 export const DELETE = apiRoute<Params>('queries:manage', async ({ user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const id = idParam(params.id, 'job id');
-  const job = await getJob(pool(), kb.id, id);
-  return { ...job, cancelRequested: await requestCancel(pool(), kb.id, id) };
+  await getJob(pool(), kb.id, id);
+  const cancelRequested = await cancelSynthesisJob(pool(), kb.id, id);
+  return { ...(await getJob(pool(), kb.id, id)), cancelRequested };
 });
