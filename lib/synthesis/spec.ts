@@ -16,13 +16,25 @@ const MAX_ANSWERS = 1000;
 const sizeSchema = (name: string) => z.number().int(`${name} must be a whole number`).min(1, `${name} must be at least 1`).max(MAX_ANSWERS, `${name} must be at most ${MAX_ANSWERS}`);
 const modelName = z.string().trim().min(1, 'a model name must not be empty').max(200, 'a model name has at most 200 characters');
 
-/** A template key as the templates route lists it, or "all templates whose measured median size lies in a range". */
-const templatesField = z.union([
-  z.array(z.string().min(1, 'a template key must not be empty').max(1000, 'a template key has at most 1000 characters'))
-    .min(1, 'give at least one template').max(200, 'give at most 200 templates'),
-  z.object({ minAnswers: sizeSchema('minAnswers'), maxAnswers: sizeSchema('maxAnswers') }).strict()
-    .refine((r) => r.minAnswers <= r.maxAnswers, 'minAnswers must not be above maxAnswers'),
-], { error: 'must be a list of template keys or {"minAnswers": n, "maxAnswers": n}' });
+const keysSchema = z.array(z.string().min(1, 'a template key must not be empty').max(1000, 'a template key has at most 1000 characters'))
+  .min(1, 'give at least one template').max(1000, 'give at most 1000 templates');
+const rangeSchema = z.object({ minAnswers: sizeSchema('minAnswers'), maxAnswers: sizeSchema('maxAnswers') }).strict()
+  .refine((r) => r.minAnswers <= r.maxAnswers, 'minAnswers must not be above maxAnswers');
+
+/**
+ * Template keys as the templates route lists them, or "every template whose measured median size lies in a range";
+ * told apart by the value's shape, so a problem is reported against the form that was meant.
+ */
+const templatesField = z.unknown().transform((value, ctx): z.output<typeof keysSchema> | z.output<typeof rangeSchema> => {
+  if (!Array.isArray(value) && (value === null || typeof value !== 'object')) {
+    ctx.addIssue({ code: 'custom', message: 'must be a list of template keys or {"minAnswers": n, "maxAnswers": n}' });
+    return z.NEVER;
+  }
+  const parsed = (Array.isArray(value) ? keysSchema : rangeSchema).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
 
 const specFields = {
   templates: templatesField,
