@@ -1,4 +1,6 @@
-import type { ItemOutcome, SynthesisSummary, SynthesisTemplate, TemplateSize } from '@/lib/synthesis/types';
+import type { JobView } from '@/lib/synthesis/job-store';
+import type { LlmStatus } from '@/lib/synthesis/template-list';
+import type { ItemOutcome, SynthesisTemplate, TemplateSize } from '@/lib/synthesis/types';
 
 /**
  * Addresses and answer shapes of the synthesis API and pages, as the browser sees them. Requests go through
@@ -13,12 +15,9 @@ export const synthesizePage = (slug: string) => `/kb/${enc(slug)}/synthesize`;
 export const llmCallPage = (slug: string, id: number | string) => `/kb/${enc(slug)}/llm-calls/${enc(String(id))}`;
 export const PROMPTS_API = '/api/llm/prompts';
 
-/** Whether the server has an LLM configured, and which models it would use. */
-export interface LlmStatus {
-  configured: boolean;
-  model: string | null;
-  filterModels: string[];
-}
+export type { JobView } from '@/lib/synthesis/job-store';
+export type { LlmStatus } from '@/lib/synthesis/template-list';
+export type JobStatus = JobView['status'];
 
 export type ListedTemplate = SynthesisTemplate & { size?: TemplateSize };
 
@@ -29,24 +28,6 @@ export interface TemplateList {
 }
 
 export type PreviewItem = ItemOutcome & { position: number };
-
-export type JobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-
-export interface JobView {
-  id: number;
-  status: JobStatus;
-  querySet: string;
-  spec: JobSpecBody;
-  /** Queries kept so far, of `total` asked. */
-  done: number;
-  total: number;
-  attempted: number;
-  summary: SynthesisSummary;
-  message: string | null;
-  llm: { models: string[] } | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
 
 /** What the page sends to start a job (and, without the set's name, to preview). */
 export interface JobSpecBody {
@@ -60,11 +41,4 @@ export interface JobSpecBody {
   maxAnswers: number;
 }
 
-export interface PromptView {
-  id: string;
-  version: number;
-  description: string;
-  system: string;
-  user: string;
-  vars: string[];
-}
+export type { PromptTemplate as PromptView } from '@/lib/llm/prompts/template';
