@@ -83,6 +83,7 @@ test('a curator rates a sample and sends a synthesized set to validation; the an
   await expect(created).toContainText('syn-1-1: its seed');
   await created.getByRole('link', { name: 'Open the campaign' }).click();
   await expect(page.getByRole('heading', { name: campaign })).toBeVisible();
+  await expect(page.getByTestId('campaign-validates')).toHaveText(`validates the queries of ${set}`);
 
   // The annotator opens the assignment: the query is in the editor, the synthesis's answers are suggestions.
   const annotatorContext = await browser.newContext({ baseURL });

@@ -51,6 +51,9 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="campaign-facts">
       <StatusBadge status={c.status} testId="campaign-status" />
+      {c.validates && (
+        <><span data-testid="campaign-validates">validates the queries of <Link href={setPage(c.kbSlug, c.validates)} className="text-blue-700 hover:underline">{c.validates}</Link></span>·</>
+      )}
       <span>{c.seeds.toLocaleString('en')} {c.seeds === 1 ? 'seed' : 'seeds'}</span>·
       <span>{c.annotatorsPerSeed} {c.annotatorsPerSeed === 1 ? 'annotator' : 'annotators'} per seed</span>·
       <span>leases of {c.leaseMinutes} min</span>·

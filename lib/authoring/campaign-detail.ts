@@ -13,6 +13,8 @@ export interface CampaignDetail {
   /** Warn when BM25 ranks the seed or an answer within its top N; null: no target. */
   bm25Target: number | null;
   querySet: string | null;
+  /** A validation campaign's: the set whose queries it validates (null once they are gone); null for authoring. */
+  validates: string | null;
   kbSlug: string;
   seeds: number;
   createdAt: string;
@@ -34,7 +36,9 @@ export interface OwnAssignment {
 export async function campaignDetail(db: Queryable, campaignId: number, userId: number): Promise<{ campaign: CampaignDetail; isAnnotator: boolean; mine: OwnAssignment[] }> {
   const { rows: [campaign] } = await db.query<CampaignDetail & { isAnnotator: boolean }>(
     `SELECT c.id, c.name, c.status, c.guidelines, c.annotators_per_seed AS "annotatorsPerSeed", c.lease_minutes AS "leaseMinutes",
-            c.leak_policy AS "leakPolicy", c.bm25_target AS "bm25Target", q.name AS "querySet", k.slug AS "kbSlug", c.created_at AS "createdAt",
+            c.leak_policy AS "leakPolicy", c.bm25_target AS "bm25Target", q.name AS "querySet", k.slug AS "kbSlug",
+            (SELECT qs.name FROM campaign_seed s JOIN query sq ON sq.id = s.query_id JOIN query_set qs ON qs.id = sq.set_id
+              WHERE s.campaign_id = c.id ORDER BY s.position LIMIT 1) AS validates, c.created_at AS "createdAt",
             (SELECT count(*)::int FROM campaign_seed s WHERE s.campaign_id = c.id) AS seeds,
             EXISTS (SELECT 1 FROM campaign_annotator m WHERE m.campaign_id = c.id AND m.user_id = $2) AS "isAnnotator"
        FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id LEFT JOIN query_set q ON q.id = c.query_set_id

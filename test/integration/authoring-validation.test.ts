@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimNext } from '../../lib/authoring/assignments';
+import { campaignDetail } from '../../lib/authoring/campaign-detail';
 import { candidates } from '../../lib/authoring/candidates';
 import { judge, saveDraft } from '../../lib/authoring/drafts';
 import { approveQuery, seedReview } from '../../lib/authoring/review';
@@ -116,6 +117,7 @@ describe('a validation campaign from a synthesized set', () => {
     expect(target.origin).toBe('human');
     const { rows: [c] } = await pool().query('SELECT kind, leak_policy, query_set_id FROM campaign WHERE id = $1', [campaignId]);
     expect(c).toEqual({ kind: 'validation', leak_policy: 'warn', query_set_id: target.id });
+    expect((await campaignDetail(pool(), campaignId, users.curator.id)).campaign).toMatchObject({ validates: 'synth', querySet: 'synth-validated', seeds: 2 });
   });
 
   it('refuses an annotator, a target that is the set itself, and names bad fields', async () => {
@@ -216,6 +218,7 @@ describe('authoring campaigns keep their rule', () => {
       { mode: 'list', text: `${first.gene}\n`, file: 'seeds.txt' }, null);
     const a = (await claimNext(pool(), id, users.annotator.id))!;
     expect((await workspace(pool(), a.id, users.annotator.id)).draft).toMatchObject({ text: '', version: 0 });
+    expect((await campaignDetail(pool(), id, users.curator.id)).campaign.validates).toBeNull();
     const { version } = await saveDraft(pool(), a.id, users.annotator.id, { text: 'Which drugs?', version: 0 });
     expect((await submitAssignment(pool(), a.id, users.annotator.id, version)).answers).toEqual([idOf.get(first.gene)]);
   });
