@@ -43,14 +43,15 @@ function predicates(properties: PropertyPhrase[]): string[] {
 
 /**
  * The template realiser: a plain question from the template in words, the seeds' names and the properties,
- * e.g. "Which gene/protein, targeted by a drug indicated for Crohn disease, has a description that mentions
+ * e.g. "Which gene/protein targeted by a drug indicated for Crohn disease has a description that mentions
  * “transcription factor”?". It names the seeds only; the answer's name is never among its inputs.
  */
 export function realiseQuery(template: SynthesisTemplate, seedNames: string[], properties: PropertyPhrase[]): string {
   const relational = fillSeeds(template.branches.map((b, i) => branchWords(b, seedSlot(i))).join(' and '), seedNames);
   const has = predicates(properties);
   const type = typeWords(template.answerType);
-  return has.length ? `Which ${type}, ${relational}, ${listed(has)}?` : `Find ${withArticle(type)} ${relational}.`;
+  // The relational words restrict the type ("that interacts with …", "targeted by …"): no commas around them.
+  return has.length ? `Which ${type} ${relational} ${listed(has)}?` : `Find ${withArticle(type)} ${relational}.`;
 }
 
 const ComposeAnswer = z.object({ query: z.string().trim().min(1).max(2000) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LlmEndpoint } from '../llm/types';
-import { analyse, tokenise } from '../retrieval/tokenise';
 import { propertyLines } from './compose';
+import { contentWords, documentWords } from './properties';
 import { failureText, promptDocument, type ItemCalls } from './llm-stage';
 import { typeWords } from './template-words';
 import type { FilterVote, TextProperty } from './types';
@@ -11,23 +11,21 @@ export interface FilterCandidate {
   id: number;
   externalId: string;
   name: string;
-  /** The document flattened to text (entity.text). */
+  aliases: string[];
+  document: unknown;
+  /** The document flattened to text (entity.text), as a model is shown it. */
   text: string;
 }
 
 export const TERM_EVIDENCE = 'term-evidence';
 
-/** A property's content words: analysed as the BM25 baseline reads text, stop words dropped. */
-export function contentWords(text: string): string[] {
-  return [...new Set(analyse(text, { stopWords: true, stemming: false }))];
-}
-
 /**
  * Term evidence: a candidate supports a property when every content word of the property occurs in its
- * document text; it is kept when it supports every property. The vote's reason names the missing words.
+ * document (its name, aliases and field values; not the field names); it is kept when it supports every
+ * property. The vote's reason names the missing words.
  */
 export function termEvidenceVote(candidate: FilterCandidate, properties: TextProperty[]): FilterVote {
-  const words = new Set(tokenise(candidate.text));
+  const words = documentWords(candidate);
   const missing = properties
     .map((p) => ({ p, absent: contentWords(p.text).filter((w) => !words.has(w)) }))
     .filter((m) => m.absent.length);

@@ -2,7 +2,7 @@ import { findLeaks } from '../authoring/leak';
 import { z } from 'zod';
 import type { Queryable } from '../db/transaction';
 import type { LlmEndpoint } from '../llm/types';
-import { STOP_WORDS } from '../retrieval/tokenise';
+import { analyse, STOP_WORDS, tokenise } from '../retrieval/tokenise';
 import { documentFields, type DocField } from '../../components/authoring/workspace/document-fields';
 import { failureText, promptDocument, type ItemCalls } from './llm-stage';
 import type { TextProperty } from './types';
@@ -18,6 +18,16 @@ export interface ExtractedProperty extends TextProperty {
  */
 export function fieldsOf(document: unknown): DocField[] {
   return document && typeof document === 'object' && !Array.isArray(document) ? documentFields(document as Record<string, unknown>) : [];
+}
+
+/** A property's content words: analysed as the BM25 baseline reads text, stop words dropped. */
+export function contentWords(text: string): string[] {
+  return [...new Set(analyse(text, { stopWords: true, stemming: false }))];
+}
+
+/** The words of an entity's document as term evidence reads them: its name, aliases and field values. */
+export function documentWords(entity: { name: string; aliases: string[] | null; document: unknown }): Set<string> {
+  return new Set([entity.name, ...(entity.aliases ?? []), ...fieldsOf(entity.document).map((f) => f.text)].flatMap(tokenise));
 }
 
 /** Where `quote` occurs verbatim in the document's fields (the first field holding it), or nowhere. */
@@ -48,8 +58,8 @@ interface Token {
 
 const tokensOf = (text: string): Token[] => [...text.matchAll(WORD)].map((m) => ({ term: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
 
-/** Whether a word counts when rarity is judged: not a stop word, not a bare number, not a single letter. */
-const contentTerm = (term: string) => term.length > 1 && !STOP_WORDS.has(term) && !/^\d+$/.test(term);
+/** Whether a word counts when rarity is judged: not a stop word, not a bare number, not one or two letters. */
+const contentTerm = (term: string) => term.length > 2 && !STOP_WORDS.has(term) && !/^\d+$/.test(term);
 
 /** Only spaces, or one hyphen, slash or apostrophe, between two words: they belong to one phrase. */
 const joined = (text: string, a: Token, b: Token) => /^(\s+|[-/'\u2019])$/u.test(text.slice(a.end, b.start));
@@ -76,6 +86,8 @@ export interface ExtractorInput {
   /** Documents in the knowledge base, and each term's document frequency (BM25 index statistics). */
   docs: number;
   df: Map<string, number>;
+  /** The words of the other relational answers' documents (as term evidence reads them). */
+  others: ReadonlySet<string>[];
 }
 
 interface Scored extends ExtractedProperty {
@@ -86,8 +98,10 @@ interface Scored extends ExtractedProperty {
 /**
  * The deterministic extractor: short field values and phrases around the document's rarest terms, rarest
  * first; terms in more than KEY_TERM_SHARE of the documents are not key to any. A term only this document
- * has is passed over while others exist: it is usually an identifier or a misspelling, and would leave the
- * answer alone in its set by construction. Nothing that names one of `avoid` is taken, and no term twice.
+ * has is passed over while others exist: it is usually an identifier or a misspelling. Nothing that names one
+ * of `avoid` is taken, and no word twice. A property that some other relational answer (among those having the
+ * properties taken so far) also has goes before a rarer one none has, so the kept set is not the source alone
+ * by construction whenever the documents allow more.
  */
 export function extractProperties(input: ExtractorInput): ExtractedProperty[] {
   const dfOf = (term: string) => input.df.get(term) ?? input.docs;
@@ -118,15 +132,20 @@ export function extractProperties(input: ExtractorInput): ExtractedProperty[] {
   const key = found.filter((f) => f.rarity <= input.docs * KEY_TERM_SHARE);
   const shared = key.some((f) => f.rarity > 1);
   const ranked = key.filter((f) => !shared || f.rarity > 1).sort((a, b) => a.rarity - b.rarity || a.start! - b.start!);
+  const wordsOf = new Map(ranked.map((f) => [f, contentWords(f.text)]));
+  const supports = (doc: ReadonlySet<string>, f: Scored) => wordsOf.get(f)!.every((w) => doc.has(w));
   const picked: Scored[] = [];
   const usedTerms = new Set<string>();
-  for (const f of ranked) {
-    if (picked.length >= input.count) break;
-    const terms = tokensOf(f.text).map((t) => t.term).filter(contentTerm);
-    const overlaps = picked.some((p) => p.field === f.field && p.start! < f.end! && f.start! < p.end!);
-    if (overlaps || terms.some((t) => usedTerms.has(t))) continue;
-    terms.forEach((t) => usedTerms.add(t));
-    picked.push(f);
+  let alive = input.others;
+  while (picked.length < input.count) {
+    const open = ranked.filter((f) => !picked.some((p) => p.field === f.field && p.start! < f.end! && f.start! < p.end!)
+      && !wordsOf.get(f)!.some((w) => usedTerms.has(w)));
+    // Rarest first, but one that another answer still in the running shares goes first.
+    const next = open.find((f) => alive.some((doc) => supports(doc, f))) ?? open[0];
+    if (!next) break;
+    picked.push(next);
+    wordsOf.get(next)!.forEach((w) => usedTerms.add(w));
+    alive = alive.filter((doc) => supports(doc, next));
   }
   return picked.map(({ rarity: _rarity, ...p }) => p);
 }

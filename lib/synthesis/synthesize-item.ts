@@ -7,7 +7,7 @@ import { ensureIndex } from '../retrieval/bm25-index';
 import { llmCompose, realiseQuery } from './compose';
 import { agreed, llmVotes, removalReason, TERM_EVIDENCE, termEvidenceVote, type FilterCandidate } from './filter';
 import { ItemCalls, type LlmCaller } from './llm-stage';
-import { documentFrequencies, extractProperties, fieldsOf, fieldTerms, llmProperties, type ExtractedProperty } from './properties';
+import { documentFrequencies, documentWords, extractProperties, fieldsOf, fieldTerms, llmProperties, type ExtractedProperty } from './properties';
 import type { Candidate, FilterVote, ItemOutcome, Provenance, SynthesisStage, TextProperty } from './types';
 
 export interface ItemLlm {
@@ -30,32 +30,28 @@ export interface ItemOptions {
   agreement: 'all' | 'majority';
 }
 
-interface EntityRow extends FilterCandidate {
-  aliases: string[];
-  document: unknown;
-}
-
-async function readEntities(db: Queryable, kbId: number, ids: number[]): Promise<Map<number, EntityRow>> {
-  const { rows } = await db.query<EntityRow>(
+async function readEntities(db: Queryable, kbId: number, ids: number[]): Promise<Map<number, FilterCandidate>> {
+  const { rows } = await db.query<FilterCandidate>(
     `SELECT id, external_id AS "externalId", name, aliases, document, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])`, [kbId, ids]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The answer whose document gives the properties: one of the set, fixed by the candidate. */
-function pickAnswer(candidate: Candidate, seedIds: string[], answers: EntityRow[]): EntityRow {
+function pickAnswer(candidate: Candidate, seedIds: string[], answers: FilterCandidate[]): FilterCandidate {
   const sorted = [...answers].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
   const hash = crypto.createHash('md5').update(`${candidate.position}:${candidate.template.key}:${seedIds.join(',')}`).digest();
   return sorted[hash.readUInt32BE(0) % sorted.length]!;
 }
 
-const namesOf = (entities: EntityRow[]) => entities.flatMap((e) => [e.name, ...(e.aliases ?? [])]);
+const namesOf = (entities: FilterCandidate[]) => entities.flatMap((e) => [e.name, ...(e.aliases ?? [])]);
 
 /** The deterministic extractor on the answer's document, term rarity read from the knowledge base's BM25 index. */
-async function extractorProperties(db: Database, kbId: number, answer: EntityRow, avoid: string[], count: number): Promise<ExtractedProperty[]> {
+async function extractorProperties(db: Database, kbId: number, answer: FilterCandidate, answers: FilterCandidate[], avoid: string[], count: number): Promise<ExtractedProperty[]> {
   const index = await ensureIndex(db, kbId, false);
   const fields = fieldsOf(answer.document);
   const df = await documentFrequencies(db, index.id, fieldTerms(fields));
-  return extractProperties({ fields, count, avoid, docs: index.docs, df });
+  const others = answers.filter((a) => a !== answer).map(documentWords);
+  return extractProperties({ fields, count, avoid, docs: index.docs, df, others });
 }
 
 /**
@@ -107,7 +103,7 @@ export async function synthesizeItem(db: Database, kbId: number, candidate: Cand
     if (!got.ok) return stop('failed', 'properties', `the properties call failed (${got.reason})`);
     properties = got.properties;
   } else {
-    phrases = await extractorProperties(db, kbId, source, avoid, opts.propertyCount);
+    phrases = await extractorProperties(db, kbId, source, answers, avoid, opts.propertyCount);
     properties = phrases.map(({ whole: _whole, ...p }) => p);
   }
   prov.properties = properties;

@@ -18,7 +18,7 @@ const DRUG = /drug/i;
 /** STaRK's three knowledge bases (PrimeKG's display relations, Amazon's and MAG's edge types), by lexiconKey. */
 const LEXICON: Record<string, RelationWords> = {
   'target': { active: 'that targets', passive: 'targeted by', activeType: DRUG },
-  'enzyme': { active: 'metabolised by the enzyme', passive: 'acting as an enzyme for', activeType: DRUG },
+  'enzyme': { active: 'metabolised by', passive: 'acting as an enzyme for', activeType: DRUG },
   'carrier': { active: 'carried by', passive: 'acting as a carrier for', activeType: DRUG },
   'transporter': { active: 'transported by', passive: 'acting as a transporter for', activeType: DRUG },
   'indication': { active: 'indicated for', passive: 'treated by', activeType: DRUG },

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { agreed, contentWords, removalReason, termEvidenceVote } from '@/lib/synthesis/filter';
-import { extractProperties, fieldsOf, locateQuote } from '@/lib/synthesis/properties';
+import { agreed, removalReason, termEvidenceVote } from '@/lib/synthesis/filter';
+import { contentWords, extractProperties, fieldsOf, locateQuote } from '@/lib/synthesis/properties';
 import type { FilterVote, TextProperty } from '@/lib/synthesis/types';
 
 const property = (text: string): TextProperty => ({ text, field: 'description', start: 0, end: text.length, source: 'extractor' });
-const candidate = (text: string) => ({ id: 1, externalId: 'e1', name: 'E', text });
+const candidate = (description: string, aliases: string[] = []) =>
+  ({ id: 1, externalId: 'e1', name: 'Entity E', aliases, document: { description, source: { kind: 'curated' } }, text: `- name: Entity E\n- description: ${description}` });
 
 describe('term evidence', () => {
   it('reads a property as its content words: lower case, split at punctuation, stop words dropped', () => {
@@ -12,7 +13,7 @@ describe('term evidence', () => {
   });
 
   it('keeps a candidate whose document has every content word of every property, in any order and case', () => {
-    const vote = termEvidenceVote(candidate('- name: E\n- description: An INHIBITOR of tnf (alpha) found in colon tissue'), [property('TNF-alpha inhibitor'), property('the colon')]);
+    const vote = termEvidenceVote(candidate('An INHIBITOR of tnf (alpha) found in colon tissue'), [property('TNF-alpha inhibitor'), property('the colon')]);
     expect(vote).toEqual({ entity: 'e1', judge: 'term-evidence', keep: true, reason: 'its document has every word of every property' });
   });
 
@@ -22,6 +23,12 @@ describe('term evidence', () => {
     expect(vote.reason).toBe('“TNF-alpha inhibitor”: its document lacks “inhibitor”');
     // Whole words only: "colon" is not found in "colonic".
     expect(termEvidenceVote(candidate('colonic'), [property('colon')]).keep).toBe(false);
+  });
+
+  it('reads the name, aliases and field values, never the field names', () => {
+    expect(termEvidenceVote(candidate('x', ['Blue Dye 2']), [property('entity blue dye curated')]).keep).toBe(true);
+    expect(termEvidenceVote(candidate('x'), [property('description')]).keep).toBe(false);
+    expect(termEvidenceVote(candidate('x'), [property('source kind')]).keep).toBe(false);
   });
 
   it('combines votes by all or majority, and says who removed a candidate', () => {
@@ -42,7 +49,8 @@ describe('the deterministic extractor', () => {
     membrane: 40, transporter: 12, bile: 5, acids: 9, highly: 30, expressed: 45, terminal: 8, ileum: 3, belongs: 900, solute: 10, carrier: 60,
     family: 48, deep: 20, teal: 2, rare: 35, zymogen: 1,
   }));
-  const extract = (count: number, avoid: string[] = []) => extractProperties({ fields: fieldsOf(document), count, avoid, docs: 1000, df });
+  const extract = (count: number, avoid: string[] = [], others: string[] = []) =>
+    extractProperties({ fields: fieldsOf(document), count, avoid, docs: 1000, df, others: others.map((text) => new Set(text.toLowerCase().split(' '))) });
 
   it('takes short fields whole and phrases around the rarest terms, rarest first, with field and offsets', () => {
     const got = extract(3);
@@ -61,6 +69,15 @@ describe('the deterministic extractor', () => {
     // Phrases stay within a clause and do not overlap or repeat a term; "zymogen" is in this document only,
     // "belongs" (90% of documents) and "carrier" (6%) are key to none.
     expect(extract(10).map((p) => p.text)).toEqual(['deep teal', 'terminal ileum', 'transporter of bile acids', 'solute carrier family', 'highly expressed']);
+  });
+
+  it('takes first, rarest first, what another relational answer still in the running shares', () => {
+    // Another answer has "solute carrier family" and "highly expressed": both go before rarer phrases it lacks.
+    expect(extract(2, [], ['deep sea solute carrier family highly expressed']).map((p) => p.text)).toEqual(['solute carrier family', 'highly expressed']);
+    // It shares "terminal ileum" but not "deep teal": the first is taken, the second property is then the rarest left.
+    expect(extract(2, [], ['terminal ileum', 'unrelated words']).map((p) => p.text)).toEqual(['terminal ileum', 'deep teal']);
+    // No other answer shares anything: rarest first.
+    expect(extract(2, [], ['unrelated words']).map((p) => p.text)).toEqual(['deep teal', 'terminal ileum']);
   });
 
   it('never takes a phrase naming an answer: it narrows to the rare term, and skips a field that names one', () => {

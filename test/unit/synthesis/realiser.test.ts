@@ -47,23 +47,23 @@ describe('template words', () => {
 describe('the template realiser', () => {
   const oneStep = template(branch('drug', ['target', 'out', 'gene/protein']));
 
-  it('asks for the answer type with the relational part between commas and one predicate per field', () => {
+  it('asks for the answer type restricted by the relational words, then one predicate per field', () => {
     expect(realiseQuery(oneStep, ['Infliximab'], [
       { text: 'transcription factor', field: 'description', whole: false },
       { text: 'red', field: 'details.colour', whole: true },
       { text: 'binds DNA', field: 'description', whole: false },
-    ])).toBe('Which gene/protein, targeted by Infliximab, has a description that mentions “transcription factor” and “binds DNA” and has “red” as its colour?');
+    ])).toBe('Which gene/protein targeted by Infliximab has a description that mentions “transcription factor” and “binds DNA” and has “red” as its colour?');
   });
 
   it('names every seed of a two-path template and describes an unplaced property', () => {
     const twoPaths = template(branch('disease', ['associated with', 'out', 'gene/protein']), branch('drug', ['target', 'out', 'gene/protein']));
     expect(realiseQuery(twoPaths, ['Crohn disease', 'Infliximab'], [{ text: 'a receptor', field: null, whole: false }]))
-      .toBe('Which gene/protein, associated with Crohn disease and targeted by Infliximab, is described as “a receptor”?');
+      .toBe('Which gene/protein associated with Crohn disease and targeted by Infliximab is described as “a receptor”?');
   });
 
   it('lists three phrases of one field with commas', () => {
     expect(realiseQuery(oneStep, ['X'], ['a', 'b', 'c'].map((text) => ({ text, field: 'reviews[2].text', whole: false }))))
-      .toBe('Which gene/protein, targeted by X, has a text that mentions “a”, “b” and “c”?');
+      .toBe('Which gene/protein targeted by X has a text that mentions “a”, “b” and “c”?');
   });
 
   it('labels a field by its last named part', () => {
