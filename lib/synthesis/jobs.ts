@@ -157,6 +157,8 @@ async function runItems(db: Database, job: JobRow, opts: RunOptions): Promise<{ 
       }
     }
   };
+  // With an LLM, as many items as the client has call slots: an item's filter calls go out together, which keeps
+  // the slots busy (twice as many items measured no better, docs/benchmarks.md).
   const concurrency = client ? config.concurrency : DETERMINISTIC_CONCURRENCY;
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (failure) throw failure;
