@@ -28,8 +28,10 @@ interface Run {
 }
 
 // The raters running in this process, on globalThis because Next.js may load this module once per route bundle.
-const globalForRaters = globalThis as unknown as { __skbModelRaters?: Map<number, Run> };
+const globalForRaters = globalThis as unknown as { __skbModelRaters?: Map<number, Run>; __skbModelRaterClaims?: Set<string> };
 const running = (globalForRaters.__skbModelRaters ??= new Map());
+/** Study and model of each run here, from before its row says RUNNING until it ends: two adds at once start one run. */
+const claims = (globalForRaters.__skbModelRaterClaims ??= new Set());
 
 /** Whether the rater is running in this process (a RUNNING row that is not was stopped by a restart). */
 export const ratesHere = (raterId: number): boolean => running.has(raterId);
@@ -60,12 +62,11 @@ export async function startModelRater(db: Database, studyId: number, input: Mode
   const dimensions = ratedDimensions(study.dimensions);
   if (!dimensions.length) throw badRequest('This study has only free-text dimensions: a model has nothing to rate');
 
+  const claim = `${studyId}\u0000${endpoint.model}`;
+  if (claims.has(claim)) throw conflict(`${endpoint.model} is already rating this study`);
+  claims.add(claim);
   const raterId = await inTransaction(db, async (client) => {
-    // Serialises two adds of the same model: the second sees the first one's row.
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('study_model_rater'), $1)`, [studyId]);
-    const { rows: [existing] } = await client.query<{ id: number; status: string }>(
-      'SELECT id, status FROM study_model_rater WHERE study_id = $1 AND model = $2', [studyId, endpoint.model]);
-    if (existing?.status === 'RUNNING' && ratesHere(existing.id)) throw conflict(`${endpoint.model} is already rating this study`);
+    const { rows: [existing] } = await client.query<{ id: number }>('SELECT id FROM study_model_rater WHERE study_id = $1 AND model = $2', [studyId, endpoint.model]);
     const { rows: [row] } = await client.query<{ id: number }>(
       `INSERT INTO study_model_rater (study_id, model, base_url_host, status, done, total, created_by)
        SELECT $1, $2, $3, 'RUNNING', count(*) FILTER (WHERE EXISTS (
@@ -77,6 +78,9 @@ export async function startModelRater(db: Database, studyId: number, input: Mode
        RETURNING id`, [studyId, endpoint.model, new URL(endpoint.baseUrl).host, userId]);
     await auditSql(client, { userId, action: 'study.model-rater', targetType: 'study', targetId: studyId, kbId: study.kbId, details: { model: endpoint.model, resumed: !!existing } });
     return row!.id;
+  }).catch((err: unknown) => {
+    claims.delete(claim);
+    throw err;
   });
 
   const client = new LlmClient(db, opts.config, { fetch: opts.fetch });
@@ -86,7 +90,10 @@ export async function startModelRater(db: Database, studyId: number, input: Mode
       console.warn(`Model rater ${raterId} (study ${studyId}, ${endpoint.model}): ${err.message}`);
       await finishModelRater(db, raterId, 'FAILED', `Stopped by an error: ${err.message}`).catch(() => undefined);
     })
-    .finally(() => running.delete(raterId));
+    .finally(() => {
+      running.delete(raterId);
+      claims.delete(claim);
+    });
   running.set(raterId, run);
   return { id: raterId };
 }
