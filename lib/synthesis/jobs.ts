@@ -105,8 +105,9 @@ async function runItems(db: Database, job: JobRow, opts: RunOptions): Promise<{ 
       if (next >= cap || exhausted) return null;
       const n = Math.min(PLAN_BATCH, cap - next);
       const planned = await planCandidates(db, job.kbId, templates, spec.seed, next, n);
-      // Positions go round the templates: a batch that covers them all and plans nothing means every one ran out.
-      if (!planned.length && n >= templates.length) exhausted = true;
+      // Positions go round the templates, and a template that ran out of anchors stays out: when the batch's last
+      // round of positions plans nothing, every template has run out.
+      if (n >= templates.length && !planned.some((c) => c.position >= next + n - templates.length)) exhausted = true;
       next += n;
       queue.push(...planned.filter((c) => !done.has(c.position)));
     }

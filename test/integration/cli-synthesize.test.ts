@@ -48,15 +48,18 @@ describe('skb synthesize', () => {
   });
 
   it('refuses unknown templates and bad options with exit code 1, naming them', async () => {
-    const unknown = await skb(['--set', 'cli-bad', '--templates', 'drug -[cures]-> gene/protein', '--count', '2']);
+    // Independent commands, side by side.
+    const [unknown, count, range, missing] = await Promise.all([
+      skb(['--set', 'cli-bad', '--templates', 'drug -[cures]-> gene/protein', '--count', '2']),
+      skb(['--set', 'cli-bad', '--templates', DRUG_TARGETS, '--count', '0']),
+      skb(['--set', 'cli-bad', '--templates', 'all:5', '--count', '2']),
+      skb(['--templates', DRUG_TARGETS, '--count', '2']),
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('skb: templates: unknown template: "drug -[cures]-> gene/protein": unknown relation "cures"\n');
-    const count = await skb(['--set', 'cli-bad', '--templates', DRUG_TARGETS, '--count', '0']);
     expect(count.code).toBe(1);
     expect(count.stderr).toContain('--count: count must be at least 1');
-    const range = await skb(['--set', 'cli-bad', '--templates', 'all:5', '--count', '2']);
     expect(range.stderr).toContain('--templates: write "all:MIN-MAX", e.g. all:1-20 (got "all:5")');
-    const missing = await skb(['--templates', DRUG_TARGETS, '--count', '2']);
     expect(missing.stderr).toContain('Give --set, --templates and --count');
     const { rows } = await pool().query(`SELECT 1 FROM query_set WHERE name = 'cli-bad'`);
     expect(rows).toEqual([]);
