@@ -9,7 +9,7 @@ import type { SynthesisTemplate, TemplateBranch, TemplateSize } from './types';
 export const MAX_TEMPLATE_STEPS = 3;
 
 /** A branch as written in a key: "disease -[indication]<- drug -[target]-> gene/protein". */
-export function branchKey(branch: TemplateBranch): string {
+function branchKey(branch: TemplateBranch): string {
   return branch.startType + branch.steps.map((s) => ` -[${s.relation}]${s.direction === 'out' ? '->' : '<-'} ${s.targetType}`).join('');
 }
 
