@@ -231,7 +231,7 @@ export function buildProgram(): Command {
     .description('Synthesize queries into a query set (origin synthesized) with exact answer sets, as a job run here in the foreground; Ctrl-C stops it resumably. See docs/synthesis.md.')
     .requiredOption('--kb <slug>', 'knowledge-base slug')
     .option('--set <name>', 'query set to add to (created when missing; an existing one must be synthesized, of this knowledge base)')
-    .option('--templates <keys>', 'template keys separated by commas (skb synthesize --list-templates), or all:MIN-MAX for every template whose median answer-set size is MIN-MAX')
+    .option('--templates <keys>', 'template keys separated by commas (skb synthesize --list-templates), or all:MIN-MAX for every template (of the first 60, fewest steps first) whose median answer-set size is MIN-MAX')
     .option('--count <n>', 'queries to keep (1-10000)', positiveInt)
     .option('--seed <n>', 'random seed of the candidates (default 0)', positiveInt)
     .option('--llm-filter-models <models>', 'models that judge the filter, separated by commas (default SKB_LLM_FILTER_MODELS)')
