@@ -41,8 +41,9 @@ test('a curator adds a model rater to a study with human ratings and reads its a
   const panel = page.getByTestId('model-raters');
   const add = panel.getByRole('button', { name: 'Add a model rater' });
   await expect(add).toBeEnabled();
-  const configured = await panel.getByLabel(/^Model/).getAttribute('placeholder');
+  const configured = await panel.getByTestId('configured-model').textContent();
   expect(configured).toBeTruthy();
+  await expect(panel.getByLabel(/^Model/)).toHaveAttribute('placeholder', configured!);
   await add.click();
   const rater = panel.getByTestId('model-rater');
   await expect(rater).toContainText(configured!);

@@ -51,6 +51,7 @@ export function ModelRaterPanel({ studyId }: { studyId: number }) {
       </p>
       {llm.configured ? (
         <div className="flex flex-wrap items-end gap-3">
+          <p className="w-full">Configured model: <span className="break-all font-mono" data-testid="configured-model">{llm.model}</span></p>
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="model-rater-model">Model <span className="text-slate-500">(empty: the configured one)</span></label>
             <input id="model-rater-model" value={model} maxLength={MAX_MODEL} onChange={(e) => setModel(e.target.value)} placeholder={llm.model ?? ''}

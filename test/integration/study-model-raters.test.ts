@@ -145,13 +145,25 @@ describe('model raters', () => {
     expect(naturalness.summary).toMatchObject({ n: 5, mean: 3, distribution: { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 } });
     // The agreement, from the stored values: every item has two human ratings, so five units.
     const { rows: items } = await pool().query<{ id: number; text: string }>('SELECT id, text FROM study_item WHERE study_id = $1 AND attention IS NULL', [studyId]);
-    const { rows: humanValues } = await pool().query<{ itemId: number; value: number }>(
-      `SELECT r.item_id AS "itemId", r.value FROM rating r JOIN study_participant p ON p.id = r.participant_id WHERE p.study_id = $1 AND r.dimension = 'naturalness'`, [studyId]);
-    const humans = new Map<number, number[]>();
-    for (const h of humanValues) humans.set(h.itemId, [...(humans.get(h.itemId) ?? []), h.value]);
-    const expected = agreementWithHumans(new Map(items.map((i) => [i.id, 1 + QUERIES.indexOf(i.text)])), humans, 'ordinal');
+    const { rows: humanValues } = await pool().query<{ participantId: number; itemId: number; value: number }>(
+      `SELECT r.participant_id AS "participantId", r.item_id AS "itemId", r.value FROM rating r JOIN study_participant p ON p.id = r.participant_id
+        WHERE p.study_id = $1 AND r.dimension = 'naturalness'`, [studyId]);
+    const modelValues = new Map(items.map((i) => [i.id, 1 + QUERIES.indexOf(i.text)]));
+    const agreementOf = (people: typeof humanValues) => {
+      const humans = new Map<number, number[]>();
+      for (const h of people) humans.set(h.itemId, [...(humans.get(h.itemId) ?? []), h.value]);
+      return agreementWithHumans(modelValues, humans, 'ordinal');
+    };
+    const expected = agreementOf(humanValues);
     expect(naturalness.agreementWithHumans).toEqual(expected);
     expect(expected.units).toBe(5);
+    // Leaving out the participant who failed the attention check leaves them out of the human median too.
+    const failed = after.attention.failed.map((f) => f.participantId);
+    expect(failed).toHaveLength(1);
+    const excluding = await studyReport(pool(), studyId, { bootstrapSamples: 10, excludeFailed: true });
+    const withoutFailed = agreementOf(humanValues.filter((h) => !failed.includes(h.participantId)));
+    expect(withoutFailed.alpha).not.toBe(expected.alpha);
+    expect(excluding.modelRaters[0]!.dimensions[0]!.agreementWithHumans).toEqual(withoutFailed);
     expect(rater!.dimensions.map((d) => d.key)).toEqual(RATED);
 
     // Exports: the human ones as they were, the model in a section and a file of its own.
@@ -198,6 +210,14 @@ describe('model raters', () => {
     const settled = fake.requests.length;
     await rateToEnd('configured-model');
     expect(fake.requests.length).toBe(settled);
+    // An item whose call was answered but whose ratings were not written (the server stopped in between): resuming
+    // takes the stored answer again instead of asking the endpoint.
+    await pool().query(`DELETE FROM study_model_rating WHERE study_id = $1 AND model = 'configured-model' AND item_id = (SELECT min(item_id) FROM study_model_rating WHERE study_id = $1)`, [studyId]);
+    expect(await storedRatings('configured-model')).toHaveLength(4 * RATED.length);
+    await rateToEnd('configured-model');
+    expect(fake.requests.length).toBe(settled);
+    expect(await storedRatings('configured-model')).toHaveLength(5 * RATED.length);
+    expect((await listModelRaters(pool(), studyId))[0]).toMatchObject({ status: 'SUCCEEDED', done: 5, failures: 0 });
   });
 
   it('fail a run when the endpoint fails every item, and refuse a second add while the model rates', async () => {
