@@ -18,7 +18,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen">
         <header className="border-b border-slate-200 bg-white">
-          <nav className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3 text-sm">
+          <nav className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm">
             <Link href="/" className="font-semibold tracking-tight text-slate-900">SKB Studio</Link>
             {user && <Link href="/" className="text-slate-600 hover:text-slate-900">Knowledge bases</Link>}
             {user && can(user.role, 'kb:manage') && (

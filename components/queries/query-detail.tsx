@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { QueryChange, QueryDetail, QueryEntity } from '@/lib/queries/edit';
 import { ApiError, requestJson, setApi } from './api';
 import { Field } from './field';
@@ -13,13 +13,15 @@ interface Props {
   name: string;
   initial: QueryDetail;
   canEdit: boolean;
+  /** Shown after the answers and seeds (a synthesized query's provenance). */
+  children?: ReactNode;
 }
 
 /** A comma- or whitespace-separated list of entity ids. */
 const parseIds = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 /** One query: its text, split, answers and seeds resolved to entities, metadata, revisions, and the editor. */
-export function QueryDetailView({ slug, name, initial, canEdit }: Props) {
+export function QueryDetailView({ slug, name, initial, canEdit, children }: Props) {
   const url = `${setApi(slug, name)}/queries/${encodeURIComponent(initial.id)}`;
   const key = ['query-set-query', slug, name, initial.id];
   const { data: query, error, refetch } = useQuery({ queryKey: key, queryFn: () => requestJson<QueryDetail>(url), initialData: initial });
@@ -44,6 +46,7 @@ export function QueryDetailView({ slug, name, initial, canEdit }: Props) {
         <EntityList title="Answers" entities={query.answers} slug={slug} testId="query-answers" />
         <EntityList title="Seed entities" entities={query.seeds} slug={slug} testId="query-seeds" empty="None recorded." />
       </div>
+      {children}
       <div className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-medium">Metadata</h2>
         {Object.keys(query.metadata).length === 0

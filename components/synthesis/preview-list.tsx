@@ -8,6 +8,8 @@ import type { PreviewItem } from './api';
 import { ProvenanceView, type EntityNames } from './provenance';
 
 const enc = encodeURIComponent;
+/** Answers looked up by name per attempt; more are shown by id (each is one request). */
+const NAMED_ANSWERS = 25;
 
 /** The attempts of a preview: each kept query, or where and why an attempt was dropped or failed. */
 export function PreviewList({ slug, items }: { slug: string; items: PreviewItem[] }) {
@@ -27,7 +29,8 @@ const STATUS_CLASS = { kept: 'bg-green-50 text-green-800', dropped: 'bg-amber-50
 
 function OutcomeCard({ slug, item }: { slug: string; item: PreviewItem }) {
   const p = item.provenance;
-  const { entities, document } = useEntityNames(slug, [...(p.seeds ?? []).map((s) => s.id), ...(p.propertySource ? [p.propertySource.id] : [])], p.propertySource?.id);
+  const named = [...(p.seeds ?? []).map((s) => s.id), ...(p.propertySource ? [p.propertySource.id] : []), ...(p.relationalAnswers ?? []).slice(0, NAMED_ANSWERS)];
+  const { entities, document } = useEntityNames(slug, named, p.propertySource?.id);
   return (
     <article aria-label={`Attempt ${item.position + 1}`} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="preview-item">
       <div className="flex flex-wrap items-center gap-2">
@@ -45,8 +48,8 @@ function OutcomeCard({ slug, item }: { slug: string; item: PreviewItem }) {
 }
 
 /**
- * Links for the entities an attempt names by external id (seeds, the property source) and the property source's
- * document, for its quotes; looked up one by one, as a preview names only a few.
+ * Links for the entities an attempt names by external id (seeds, the property source, its first answers) and the
+ * property source's document, for its quotes; looked up one by one, as a preview names only a few.
  */
 function useEntityNames(slug: string, ids: string[], sourceId: string | undefined): { entities: EntityNames; document: Record<string, unknown> | null } {
   const lookups = useQueries({

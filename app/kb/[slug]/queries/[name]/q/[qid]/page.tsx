@@ -31,14 +31,15 @@ export default async function QueryPage({ params, searchParams }: { params: Prom
         ]} />
         <h1 className="text-2xl font-semibold">Query {query.id}</h1>
       </div>
-      <QueryDetailView slug={kb.slug} name={set.name} initial={query} canEdit={can(user.role, 'queries:manage')} />
-      {provenance && named && (
-        <section aria-labelledby="provenance-heading" className="rounded-lg border border-slate-200 bg-white p-4">
-          <h2 id="provenance-heading" className="mb-2 font-medium">How this query was made</h2>
-          <ProvenanceView slug={kb.slug} provenance={provenance} entities={named.entities} sourceDocument={named.sourceDocument}
-            canSeeCalls={can(user.role, 'queries:manage')} />
-        </section>
-      )}
+      <QueryDetailView slug={kb.slug} name={set.name} initial={query} canEdit={can(user.role, 'queries:manage')}>
+        {provenance && named && (
+          <section aria-labelledby="provenance-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="provenance-heading" className="mb-2 font-medium">How this query was made</h2>
+            <ProvenanceView slug={kb.slug} provenance={provenance} entities={named.entities} sourceDocument={named.sourceDocument}
+              canSeeCalls={can(user.role, 'queries:manage')} />
+          </section>
+        )}
+      </QueryDetailView>
     </section>
   );
 }
