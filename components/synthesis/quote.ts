@@ -1,5 +1,5 @@
 import type { TextProperty } from '@/lib/synthesis/types';
-import { documentFields } from '../authoring/workspace/document-fields';
+import { documentFields } from '@/lib/kb/document-fields';
 
 export interface QuoteContext {
   /** The field as a reader sees it ("reviews 3 · text"). */

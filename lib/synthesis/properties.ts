@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Queryable } from '../db/transaction';
 import type { LlmEndpoint } from '../llm/types';
 import { analyse, STOP_WORDS, tokenise } from '../retrieval/tokenise';
-import { documentFields, type DocField } from '../../components/authoring/workspace/document-fields';
+import { documentFields, type DocField } from '../kb/document-fields';
 import { failureText, promptDocument, type ItemCalls } from './llm-stage';
 import type { TextProperty } from './types';
 

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { Evidence } from '@/lib/authoring/drafts';
 import type { Neighbourhood } from '@/lib/kb/neighbourhood';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { documentFields } from './document-fields';
+import { documentFields } from '@/lib/kb/document-fields';
 import { MarkableDocument } from './markable-document';
 import { useEntity } from './use-entity';
 import type { JudgedEntity } from './types';

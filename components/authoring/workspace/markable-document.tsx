@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { segments, trimRange, type DocField } from './document-fields';
+import { segments, trimRange, type DocField } from '@/lib/kb/document-fields';
 
 /** The longest passage the API stores. */
 const MAX_QUOTE = 5000;

@@ -3,7 +3,7 @@
 import { useId, useMemo } from 'react';
 import { MAX_QUERY_LENGTH } from '@/lib/authoring/drafts';
 import { findLeaks, type LeakMatch } from '@/lib/authoring/leak';
-import { segments } from './document-fields';
+import { segments } from '@/lib/kb/document-fields';
 
 interface Props {
   text: string;

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import { documentFields } from './document-fields';
+import { documentFields } from '@/lib/kb/document-fields';
 import { MarkableDocument, type MarkedPassage } from './markable-document';
 
 interface Props {

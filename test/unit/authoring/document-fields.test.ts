@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentFields, segments, trimRange } from '@/components/authoring/workspace/document-fields';
+import { documentFields, segments, trimRange } from '@/lib/kb/document-fields';
 
 describe('document fields for marking spans', () => {
   it('lists every text of a document by path, in field order; lists of plain values are one field', () => {
