@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { badRequest } from '../errors';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
-import type { MetapathStep } from '../kb/metapath';
 import type { QuerySetSummary } from '../queries/sets';
+import { readTemplateKey } from '../synthesis/template-key';
 import type { Provenance } from '../synthesis/types';
 import { campaignInputSchema, insertCampaign, type SeedRow } from './campaigns';
 import type { JudgmentLabel } from './drafts';
@@ -85,34 +85,13 @@ export async function createValidationCampaign(db: Database, kbId: number, sourc
   });
 }
 
-const STEP = / -\[(.+?)\](->|<-) /;
-
-/**
- * The branches of a template key as lib/synthesis/types.ts writes it ("disease -[indication]<- drug
- * -[target]-> gene", branches joined by " & "): `->` follows edges forwards, `<-` backwards. Null when the
- * key does not read so.
- */
-export function templateBranches(key: string): { startType: string; steps: MetapathStep[] }[] | null {
-  const branches = key.split(' & ').map((branch) => {
-    const parts = branch.split(STEP);
-    // [type, relation, arrow, type, relation, arrow, type, …]
-    if (parts.length < 4 || (parts.length - 1) % 3 !== 0 || parts.some((p) => !p)) return null;
-    const steps: MetapathStep[] = [];
-    for (let i = 1; i < parts.length; i += 3) {
-      steps.push({ relation: parts[i]!, direction: parts[i + 1] === '->' ? 'out' : 'in', targetType: parts[i + 2]! });
-    }
-    return { startType: parts[0]!, steps };
-  });
-  return branches.every((b) => b !== null) ? branches : null;
-}
-
 /**
  * The requirement a validation draft starts with, in the metapath tool's format: each branch of the
  * query's template from its seed entity. Null when the query has no template, or its seeds do not match the
  * template's start types in this knowledge base (the annotator then builds it).
  */
 async function requirementOf(db: Queryable, kbId: number, provenance: Provenance | null, seedIds: string[]) {
-  const branches = provenance?.template?.key ? templateBranches(provenance.template.key) : null;
+  const branches = provenance?.template?.key ? readTemplateKey(provenance.template.key) : null;
   if (!branches || branches.length > seedIds.length) return null;
   const { rows } = await db.query<{ externalId: string; id: number; type: string }>(
     `SELECT e.external_id AS "externalId", e.id, t.name AS type FROM entity e JOIN node_type t ON t.id = e.type_id

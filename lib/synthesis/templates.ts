@@ -2,16 +2,12 @@ import { badRequest } from '../errors';
 import type { Database } from '../db/transaction';
 import { evaluateMetapaths, movesFrom, type MetapathSchema, type MetapathStep } from '../kb/metapath';
 import { sampleTemplateSeeds } from './candidates';
+import { branchKey, readBranch } from './template-key';
 import { templateWords } from './template-words';
 import type { SynthesisTemplate, TemplateBranch, TemplateSize } from './types';
 
 /** Templates have 1 to 3 steps over all branches, as STaRK's do. */
 export const MAX_TEMPLATE_STEPS = 3;
-
-/** A branch as written in a key: "disease -[indication]<- drug -[target]-> gene/protein". */
-function branchKey(branch: TemplateBranch): string {
-  return branch.startType + branch.steps.map((s) => ` -[${s.relation}]${s.direction === 'out' ? '->' : '<-'} ${s.targetType}`).join('');
-}
 
 function makeTemplate(branches: TemplateBranch[]): SynthesisTemplate {
   const answerType = branches[0]!.steps.at(-1)!.targetType;
@@ -105,21 +101,16 @@ export function enumerateTemplates(schema: MetapathSchema, maxSteps = MAX_TEMPLA
   return templates.sort((a, b) => a.steps - b.steps || a.branches.length - b.branches.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-const ARROW = /\s+-\[([^\]]*)\](->|<-)\s+/;
-
 /** Why a branch written in a key is not a path of this schema, or its parsed form. */
 function parseBranch(schema: MetapathSchema, text: string): TemplateBranch | string {
-  const parts = text.trim().split(ARROW);
-  if (parts.length < 4 || parts.length % 3 !== 1) return `"${text.trim()}" is not a path (write it as "type -[relation]-> type", "-[relation]<-" for an edge walked backwards)`;
+  const read = readBranch(text);
+  if (typeof read === 'string') return read;
   const types = new Set(schema.types.map((t) => t.name));
   const relations = new Set(schema.relations);
-  const startType = parts[0]!.trim();
   const problems: string[] = [];
-  if (!types.has(startType)) problems.push(`unknown entity type "${startType}"`);
-  const steps: MetapathStep[] = [];
-  let from = startType;
-  for (let i = 1; i < parts.length; i += 3) {
-    const step: MetapathStep = { relation: parts[i]!, direction: parts[i + 1] === '->' ? 'out' : 'in', targetType: parts[i + 2]!.trim() };
+  if (!types.has(read.startType)) problems.push(`unknown entity type "${read.startType}"`);
+  let from = read.startType;
+  for (const step of read.steps) {
     if (!relations.has(step.relation)) problems.push(`unknown relation "${step.relation}"`);
     if (!types.has(step.targetType)) problems.push(`unknown entity type "${step.targetType}"`);
     else if (types.has(from) && relations.has(step.relation)) {
@@ -128,10 +119,9 @@ function parseBranch(schema: MetapathSchema, text: string): TemplateBranch | str
         problems.push(`no "${step.relation}" edges lead from ${source} to ${target}`);
       }
     }
-    steps.push(step);
     from = step.targetType;
   }
-  return problems.length ? [...new Set(problems)].join(', ') : { startType, steps };
+  return problems.length ? [...new Set(problems)].join(', ') : read;
 }
 
 function parseTemplate(schema: MetapathSchema, key: string): SynthesisTemplate | string {

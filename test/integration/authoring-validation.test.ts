@@ -5,7 +5,7 @@ import { candidates } from '../../lib/authoring/candidates';
 import { judge, saveDraft } from '../../lib/authoring/drafts';
 import { approveQuery, seedReview } from '../../lib/authoring/review';
 import { submitAssignment } from '../../lib/authoring/submit';
-import { createValidationCampaign, templateBranches } from '../../lib/authoring/validation-campaign';
+import { createValidationCampaign } from '../../lib/authoring/validation-campaign';
 import { workspace } from '../../lib/authoring/workspace';
 import type { SessionUser } from '../../lib/auth/session';
 import { createUser } from '../../lib/auth/users';
@@ -85,17 +85,6 @@ async function post(user: SessionUser, slug: string, name: string, body: unknown
   const res = await POST(req, { params: Promise.resolve({ slug, name }) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
-
-describe('template keys', () => {
-  it('read into the metapath tool\'s steps, forwards and backwards, per branch', () => {
-    expect(templateBranches('disease -[indication]<- drug -[target]-> gene/protein & anatomy -[expression present]-> gene/protein')).toEqual([
-      { startType: 'disease', steps: [{ relation: 'indication', direction: 'in', targetType: 'drug' }, { relation: 'target', direction: 'out', targetType: 'gene/protein' }] },
-      { startType: 'anatomy', steps: [{ relation: 'expression present', direction: 'out', targetType: 'gene/protein' }] },
-    ]);
-    expect(templateBranches('disease')).toBeNull();
-    expect(templateBranches('disease -[indication]<-drug')).toBeNull();
-  });
-});
 
 describe('a validation campaign from a synthesized set', () => {
   let campaignId: number;
