@@ -30,12 +30,22 @@ export function documentWords(entity: { name: string; aliases: string[] | null; 
   return new Set([entity.name, ...(entity.aliases ?? []), ...fieldsOf(entity.document).map((f) => f.text)].flatMap(tokenise));
 }
 
-/** Where `quote` occurs verbatim in the document's fields (the first field holding it), or nowhere. */
+/** A "- label: " line start the flattened document shows before a field's value, which models often quote too. */
+const LINE_LABEL = /^(?:-\s+)?[^:\n]{1,60}:\s+/;
+
+/**
+ * Where `quote` occurs in the document's fields (the first field holding it), or nowhere: verbatim, else without
+ * a leading "label: " taken from the flattened document, else ignoring case (when that keeps the offsets).
+ */
 export function locateQuote(fields: DocField[], quote: string): Pick<TextProperty, 'field' | 'start' | 'end'> {
   const q = quote.trim();
-  for (const f of q ? fields : []) {
-    const at = f.text.indexOf(q);
-    if (at >= 0) return { field: f.path, start: at, end: at + q.length };
+  const tries = [...new Set([q, q.replace(LINE_LABEL, '').trim()])].filter(Boolean);
+  for (const find of tries) {
+    for (const f of fields) {
+      let at = f.text.indexOf(find);
+      if (at < 0 && f.text.toLowerCase().length === f.text.length) at = f.text.toLowerCase().indexOf(find.toLowerCase());
+      if (at >= 0) return { field: f.path, start: at, end: at + find.length };
+    }
   }
   return { field: null, start: null, end: null };
 }

@@ -89,6 +89,12 @@ describe('placing a quote', () => {
   it('finds the first field holding it verbatim, or gives nulls', () => {
     const fields = fieldsOf({ title: 'Tent', reviews: [{ text: 'Dry all night, light to carry' }] });
     expect(locateQuote(fields, ' light to carry ')).toEqual({ field: 'reviews[0].text', start: 15, end: 29 });
-    expect(locateQuote(fields, 'Light to carry')).toEqual({ field: null, start: null, end: null });
+    expect(locateQuote(fields, 'heavy to carry')).toEqual({ field: null, start: null, end: null });
+  });
+
+  it('reads past a quoted "label: " of the flattened document, and past case', () => {
+    const fields = fieldsOf({ title: 'Tent', description: 'Two vestibules and a taped rainfly' });
+    expect(locateQuote(fields, '- description: Two vestibules')).toEqual({ field: 'description', start: 0, end: 14 });
+    expect(locateQuote(fields, 'A TAPED RAINFLY')).toEqual({ field: 'description', start: 19, end: 34 });
   });
 });
