@@ -5,6 +5,8 @@ import { Role } from '../../lib/auth/roles';
 import { recordLlmCall, type StoredLlmCall } from '../../lib/llm/calls';
 import { renderPrompt } from '../../lib/llm/prompts';
 import { db, openAppDatabase, pool } from '../support/app-database';
+import * as promptsRoute from '../../app/api/llm/prompts/route';
+import * as callRoute from '../../app/api/kbs/[slug]/llm-calls/[id]/route';
 import type { TestDatabase } from '../support/test-database';
 
 // The routes run as they do in the app, for whoever `currentUser` says is signed in.
@@ -13,9 +15,10 @@ vi.mock('../../lib/auth/session', () => ({ currentUser: async () => session.user
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
+const ROUTES: Record<string, { GET: unknown }> = { 'llm/prompts': promptsRoute, 'kbs/[slug]/llm-calls/[id]': callRoute };
+
 async function get(file: string, params: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const route = (await import(`../../app/api/${file}/route`)) as Record<string, Handler>;
-  const res = await route.GET!(new Request(`http://localhost/api/${file}`), { params: Promise.resolve(params) });
+  const res = await (ROUTES[file]!.GET as Handler)(new Request(`http://localhost/api/${file}`), { params: Promise.resolve(params) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
