@@ -90,7 +90,11 @@ test('explores a brand\'s neighbourhood: hops, relation filter, layout, selectio
   // Expand a colour two hops out: its other products join the view.
   const before = await counts(page);
   const colour = list.filter({ hasText: /color · 2$/ }).first();
+  const colourName = (await colour.locator('span.truncate').textContent())!;
   await colour.click();
+  // The panel must show the colour before Expand is pressed, or it would expand the product still shown there.
+  await expect(colour).toHaveAttribute('aria-pressed', 'true');
+  await expect(panel.getByTestId('graph-selected-name')).toHaveText(colourName);
   await panel.getByRole('button', { name: 'Expand' }).click();
   await expect.poll(() => param(page, 'expand')).toHaveLength(1);
   await expect.poll(async () => (await counts(page)).nodes).toBeGreaterThan(before.nodes);
