@@ -109,6 +109,11 @@ export async function jobRow(db: Queryable, jobId: number, staleAfterMinutes: nu
   return rows[0];
 }
 
+/** What a new set says of how its queries are made: the first job's method. */
+const setDescription = (llm: JobLlm | null) => `Queries synthesized from the knowledge base's relational templates, ${llm
+  ? `with the LLM ${llm.model} (filtering by ${llm.filterModels.join(', ')})`
+  : 'without an LLM (deterministic property extractor, template realiser and term-evidence filter)'}.`;
+
 /**
  * Creates the job, owned by `owner`, and its query set when missing. An existing set must be a synthesized set of
  * this knowledge base: the job adds to it, after its queries.
@@ -126,7 +131,7 @@ export async function createJob(db: Database, job: { kbId: number; spec: JobSpec
     } else {
       setId = (await client.query<{ id: number }>(
         `INSERT INTO query_set (kb_id, name, origin, description, created_by) VALUES ($1, $2, 'SYNTHESIZED', $3, $4) RETURNING id`,
-        [job.kbId, name, 'Queries synthesized from the knowledge base\'s relational templates.', job.userId])).rows[0]!.id;
+        [job.kbId, name, setDescription(job.llm), job.userId])).rows[0]!.id;
     }
     const { rows } = await client.query<{ id: number }>(
       `INSERT INTO synthesis_job (kb_id, set_id, set_name, spec, templates, llm, total, created_by, owner_host, owner_pid, owner_start)

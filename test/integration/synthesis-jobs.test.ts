@@ -77,8 +77,10 @@ describe('a deterministic synthesis job', () => {
     expect(s.kept + dropped + failed).toBe(s.attempted);
     expect(s).toMatchObject({ kept: 8, llmCalls: 0, tokens: 0 });
 
-    const set = await pool().query('SELECT origin::text FROM query_set WHERE name = $1', ['syn-ibd']);
+    const set = await pool().query('SELECT origin::text, description FROM query_set WHERE name = $1', ['syn-ibd']);
     expect(set.rows[0].origin).toBe('SYNTHESIZED');
+    // Made without an LLM: the set says so.
+    expect(set.rows[0].description).toContain('without an LLM');
     const queries = await queriesOf('syn-ibd');
     expect(queries.map((q) => q.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const items = await itemsOf(id);
@@ -266,6 +268,8 @@ describe('a synthesis job with an LLM', () => {
       const id = await startSynthesisJob(pool(), kbId, s, null, config);
       const job = await runSynthesisJob(pool(), id, { llm: config });
       expect(job).toMatchObject({ status: 'SUCCEEDED', done: 10, llm: { models: ['writer', 'judge-a', 'judge-b'] } });
+      const set = await pool().query('SELECT description FROM query_set WHERE name = $1', ['syn-llm']);
+      expect(set.rows[0].description).toContain('with the LLM writer (filtering by judge-a, judge-b)');
       const sum = job.summary;
       expect(sum.failed.properties).toBeGreaterThan(0);
       expect(sum.failed.compose).toBeGreaterThan(0);
