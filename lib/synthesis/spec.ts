@@ -7,8 +7,8 @@ import { llmConfig } from '../llm/config';
 import type { LlmConfig, LlmEndpoint } from '../llm/types';
 import { setNameSchema } from '../queries/sets';
 import { type ItemOptions } from './synthesize-item';
-import { enumerateTemplates, measureTemplates, templatesByKey } from './templates';
-import type { SynthesisTemplate, TemplateSize } from './types';
+import { enumerateTemplates, measureTemplatesCached, templatesByKey } from './templates';
+import type { SynthesisTemplate } from './types';
 
 export const MAX_JOB_COUNT = 10_000;
 export const MAX_PREVIEW_COUNT = 10;
@@ -90,28 +90,13 @@ export async function resolveTemplates(db: Database, kbId: number, templates: Jo
   if (Array.isArray(templates)) return templatesByKey(schema, templates);
   const all = enumerateTemplates(schema);
   const measured = all.slice(0, RANGE_TEMPLATES);
-  const sizes = await measureCached(db, kbId, measured, seed);
+  const sizes = await measureTemplatesCached(db, kbId, measured, { sample: SIZE_SAMPLE, seed });
   const chosen = measured.filter((_t, i) => sizes[i]!.nonEmpty > 0 && sizes[i]!.median >= templates.minAnswers && sizes[i]!.median <= templates.maxAnswers);
   if (!chosen.length) {
     throw badRequest(`templates: no template of this knowledge base has a median answer-set size of ${templates.minAnswers}-${templates.maxAnswers} ` +
       `(the first ${Math.min(RANGE_TEMPLATES, all.length)} of ${all.length} templates, fewest steps first, measured on ${SIZE_SAMPLE} seeds each)`);
   }
   return chosen;
-}
-
-// Sizes measured per knowledge-base version, seed and template: the range choice measures every template,
-// which a second request (a preview, then the job) need not do again.
-const sizeCache = new Map<string, TemplateSize>();
-const MAX_CACHED_SIZES = 20_000;
-
-async function measureCached(db: Database, kbId: number, templates: SynthesisTemplate[], seed: number): Promise<TemplateSize[]> {
-  const { rows } = await db.query<{ version: string }>('SELECT updated_at::text AS version FROM knowledge_base WHERE id = $1', [kbId]);
-  const keyOf = (t: SynthesisTemplate) => `${kbId}@${rows[0]?.version}|${seed}|${SIZE_SAMPLE}|${t.key}`;
-  const missing = templates.filter((t) => !sizeCache.has(keyOf(t)));
-  const measured = await measureTemplates(db, kbId, missing, { sample: SIZE_SAMPLE, seed });
-  if (sizeCache.size + measured.length > MAX_CACHED_SIZES) sizeCache.clear();
-  missing.forEach((t, i) => sizeCache.set(keyOf(t), measured[i]!));
-  return templates.map((t) => sizeCache.get(keyOf(t))!);
 }
 
 /** The models a request runs with, or null for the deterministic pipeline; 400 when it asks for an LLM there is none of. */

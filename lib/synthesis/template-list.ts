@@ -3,7 +3,7 @@ import type { Database } from '../db/transaction';
 import { metapathSchema } from '../kb/metapath';
 import { llmConfig } from '../llm/config';
 import type { LlmConfig } from '../llm/types';
-import { enumerateTemplates, MAX_TEMPLATE_STEPS, measureTemplates } from './templates';
+import { enumerateTemplates, MAX_TEMPLATE_STEPS, measureTemplatesCached } from './templates';
 import type { SynthesisTemplate, TemplateSize } from './types';
 
 const typeName = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -42,6 +42,6 @@ export async function listTemplates(db: Database, kbId: number, q: TemplateListQ
     && (q.steps === undefined || t.steps === q.steps));
   const page = all.slice(q.offset, q.offset + q.limit);
   if (!q.measure) return { total: all.length, items: page };
-  const sizes = await measureTemplates(db, kbId, page, { sample: LIST_SAMPLE, seed: q.seed });
+  const sizes = await measureTemplatesCached(db, kbId, page, { sample: LIST_SAMPLE, seed: q.seed });
   return { total: all.length, items: page.map((t, i) => ({ ...t, size: sizes[i]! })) };
 }

@@ -185,3 +185,19 @@ export async function measureTemplates(db: Database, kbId: number, templates: Sy
   }
   return sizes;
 }
+
+// Sizes measured per knowledge-base version, sample, seed and template: a second request for the same templates
+// (the list measured again, a preview then its job) need not evaluate them again.
+const sizeCache = new Map<string, TemplateSize>();
+const MAX_CACHED_SIZES = 20_000;
+
+/** `measureTemplates`, remembering sizes until the knowledge base changes. */
+export async function measureTemplatesCached(db: Database, kbId: number, templates: SynthesisTemplate[], opts: { sample: number; seed: number }): Promise<TemplateSize[]> {
+  const { rows } = await db.query<{ version: string }>('SELECT updated_at::text AS version FROM knowledge_base WHERE id = $1', [kbId]);
+  const keyOf = (t: SynthesisTemplate) => `${kbId}@${rows[0]?.version}|${opts.seed}|${opts.sample}|${t.key}`;
+  const missing = templates.filter((t) => !sizeCache.has(keyOf(t)));
+  const measured = await measureTemplates(db, kbId, missing, opts);
+  if (sizeCache.size + measured.length > MAX_CACHED_SIZES) sizeCache.clear();
+  missing.forEach((t, i) => sizeCache.set(keyOf(t), measured[i]!));
+  return templates.map((t) => sizeCache.get(keyOf(t))!);
+}
