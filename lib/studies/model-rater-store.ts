@@ -47,19 +47,24 @@ export type ItemOutcome =
   | { ok: true; values: Record<string, number>; reason: string; callId: number }
   | { ok: false; failure: string; callId: number | null };
 
-/** Stores an item's outcome over whatever an earlier attempt left, and counts it in the rater's progress. */
-export async function saveItemOutcome(db: Queryable, rater: { id: number; studyId: number; model: string }, itemId: number, dimensions: string[], outcome: ItemOutcome): Promise<void> {
+/**
+ * Stores an item's outcome over whatever an earlier attempt left, counts it in the rater's progress and touches
+ * its heartbeat; says whether a cancel was asked for (from any app process).
+ */
+export async function saveItemOutcome(db: Queryable, rater: { id: number; studyId: number; model: string }, itemId: number, dimensions: string[], outcome: ItemOutcome): Promise<{ cancelRequested: boolean }> {
   const rows = dimensions.map((dimension) => (outcome.ok
     ? { dimension, value: outcome.values[dimension]!, text: outcome.reason || null, call_id: outcome.callId }
     : { dimension, value: null, text: outcome.failure, call_id: outcome.callId }));
-  await db.query(
+  const { rows: [updated] } = await db.query<{ cancelRequested: boolean }>(
     `WITH saved AS (
        INSERT INTO study_model_rating (study_id, item_id, model, dimension, value, text, call_id)
        SELECT $1, $2, $3, r.dimension, r.value, r.text, r.call_id FROM jsonb_to_recordset($4::jsonb) AS r(dimension text, value int, text text, call_id int)
        ON CONFLICT (study_id, item_id, model, dimension) DO UPDATE SET value = EXCLUDED.value, text = EXCLUDED.text, call_id = EXCLUDED.call_id, created_at = now()
      )
-     UPDATE study_model_rater SET done = done + $6::int, failures = failures + $7::int WHERE id = $5`,
+     UPDATE study_model_rater SET done = done + $6::int, failures = failures + $7::int, heartbeat_at = now() WHERE id = $5
+     RETURNING cancel_requested AS "cancelRequested"`,
     [rater.studyId, itemId, rater.model, JSON.stringify(rows), rater.id, outcome.ok ? 1 : 0, outcome.ok ? 0 : 1]);
+  return { cancelRequested: updated?.cancelRequested ?? false };
 }
 
 /** Ends a run: its status and message, with the counts taken from what is stored. */

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../lib/auth/users';
 import { Role } from '../../lib/auth/roles';
@@ -6,7 +8,8 @@ import type { LlmConfig } from '../../lib/llm/types';
 import { createStudy, type StudyInput } from '../../lib/studies/create';
 import { DEFAULT_DIMENSIONS } from '../../lib/studies/dimensions';
 import { modelRatingsCsv, rawModelRatings, summaryMarkdown } from '../../lib/studies/export';
-import { cancelModelRater, modelRaterRun, startModelRater } from '../../lib/studies/model-rater';
+import { processStart } from '../../lib/ingest/owner';
+import { cancelModelRater, listModelRatersState, modelRaterRun, startModelRater } from '../../lib/studies/model-rater';
 import { agreementWithHumans } from '../../lib/studies/model-rater-results';
 import { listModelRaters } from '../../lib/studies/model-rater-store';
 import { issueLinks, participantByToken } from '../../lib/studies/participants';
@@ -244,5 +247,39 @@ describe('model raters', () => {
     expect(await status(cancelModelRater(pool(), studyId, 'cancelled-model', curator))).toBe(409);
     await rateToEnd('cancelled-model');
     expect((await listModelRaters(pool(), studyId)).find((r) => r.id === id)).toMatchObject({ status: 'SUCCEEDED', done: 5, failures: 0 });
+  });
+
+  it('hold across app processes: a run in another live process is refused a second add and cancelled through its row; one whose process died is resumed', async () => {
+    // Another app process, as far as the rater's row can tell: a live process on this host with its own start.
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const otherExited = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      const { rows: [row] } = await pool().query<{ id: number }>(
+        `INSERT INTO study_model_rater (study_id, model, base_url_host, status, total, owner_host, owner_pid, owner_start)
+         VALUES ($1, 'elsewhere-model', 'llm.example', 'RUNNING', 5, $2, $3, $4) RETURNING id`, [studyId, os.hostname(), other.pid, processStart(other.pid!)]);
+      const id = row!.id;
+      const stateOf = async () => (await listModelRatersState(pool(), studyId)).find((r) => r.id === id);
+      expect(await stateOf()).toMatchObject({ status: 'RUNNING', interrupted: false });
+      expect(await status(startModelRater(pool(), studyId, { model: 'elsewhere-model' }, curator, { config: config('configured-model') }))).toBe(409);
+      // The cancel is left on the row for the process that rates, which reads it after its next item.
+      expect(await cancelModelRater(pool(), studyId, 'elsewhere-model', curator)).toEqual({ id });
+      expect((await pool().query('SELECT status, cancel_requested AS c FROM study_model_rater WHERE id = $1', [id])).rows[0]).toEqual({ status: 'RUNNING', c: true });
+
+      other.kill('SIGKILL');
+      await otherExited;
+      expect(await stateOf()).toMatchObject({ status: 'RUNNING', interrupted: true });
+      answer = good;
+      expect(await rateToEnd('elsewhere-model')).toBe(id);
+      expect(await stateOf()).toMatchObject({ status: 'SUCCEEDED', done: 5, interrupted: false });
+    } finally {
+      other.kill('SIGKILL');
+    }
+
+    // A cancel asked for by another process (only the row changes) stops a run here after its items in flight.
+    answer = (q) => ({ ...(good(q) as { content: string }), delayMs: 400 });
+    const { id } = await startModelRater(pool(), studyId, { model: 'cancelled-elsewhere' }, curator, { config: config('configured-model') });
+    await pool().query('UPDATE study_model_rater SET cancel_requested = true WHERE id = $1', [id]);
+    await modelRaterRun(id);
+    expect((await listModelRaters(pool(), studyId)).find((r) => r.id === id)).toMatchObject({ status: 'CANCELLED', done: 2 });
   });
 });

@@ -2,17 +2,16 @@ import { apiRoute, idParam, json, parseWith, readJson } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { llmConfig } from '@/lib/llm/config';
 import { visibleStudy } from '@/lib/studies/admin';
-import { cancelModelRater, modelRaterInputSchema, ratesHere, startModelRater } from '@/lib/studies/model-rater';
-import { listModelRaters } from '@/lib/studies/model-rater-store';
+import { cancelModelRater, listModelRatersState, modelRaterInputSchema, startModelRater } from '@/lib/studies/model-rater';
 
 /**
  * The study's model raters with their progress, and the configured LLM (whether one is, and its model).
- * `interrupted`: shown running, but no longer running here (the server restarted); adding it again resumes.
+ * `interrupted`: shown running, but its app process is gone (killed or restarted); adding it again resumes.
  */
 export const GET = apiRoute<{ id: string }>('queries:manage', async ({ user, params }) => {
   const study = await visibleStudy(pool(), user, idParam(params.id, 'study id'));
   const main = llmConfig().main;
-  const items = (await listModelRaters(pool(), study.id)).map((r) => ({ ...r, interrupted: r.status === 'RUNNING' && !ratesHere(r.id) }));
+  const items = await listModelRatersState(pool(), study.id);
   return { llm: { configured: main !== null, model: main?.model ?? null }, items };
 });
 
