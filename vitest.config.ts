@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     projects: [
       { resolve: { alias }, test: { name: 'unit', include: ['test/unit/**/*.test.ts?(x)'], environment: 'node' } },
+      // Starts its own primary and streaming replica, so it runs once rather than once per database.
+      { resolve: { alias }, test: { name: 'replica', include: ['test/replica/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(['embedded', 'postgres'] as const).map((db) => ({
         resolve: { alias },
         test: {

@@ -4,7 +4,8 @@ import { PrismaClient } from './generated/client';
 
 /**
  * One pg pool per process, shared by Prisma (through the driver adapter) and by the raw SQL of the
- * graph hot paths. Kept on globalThis so Next's dev reloads do not open a pool per reload.
+ * graph hot paths; a second one on the read replica when DATABASE_READ_URL names one. Kept on globalThis
+ * so Next's dev reloads do not open a pool per reload.
  */
 interface DbHandles {
   url: string;
@@ -12,7 +13,7 @@ interface DbHandles {
   prisma: PrismaClient;
 }
 
-const globalForDb = globalThis as unknown as { __skbDb?: DbHandles };
+const globalForDb = globalThis as unknown as { __skbDb?: DbHandles; __skbReadDb?: DbHandles };
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -20,11 +21,37 @@ export function databaseUrl(): string {
   return url;
 }
 
+/** The read replica's connection string (DATABASE_READ_URL), or null when none is configured. */
+export function readDatabaseUrl(): string | null {
+  return process.env.DATABASE_READ_URL || null;
+}
+
 function handles(): DbHandles {
   const url = databaseUrl();
   const existing = globalForDb.__skbDb;
   if (existing && existing.url === url) return existing;
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.SKB_DB_POOL_SIZE ?? 10) });
+  globalForDb.__skbDb = openHandles({ connectionString: url });
+  return globalForDb.__skbDb;
+}
+
+/**
+ * Sessions on the replica are read-only even if DATABASE_READ_URL names a writable server (a promoted
+ * replica, or the primary itself): a write sent to the read pool by mistake fails instead of going unnoticed.
+ * The application name tells them apart from the primary pool's in pg_stat_activity.
+ */
+const READ_SESSION = { options: '-c default_transaction_read_only=on', application_name: 'skb-read' };
+
+function readHandles(): DbHandles {
+  const url = readDatabaseUrl();
+  if (!url) return handles();
+  const existing = globalForDb.__skbReadDb;
+  if (existing && existing.url === url) return existing;
+  globalForDb.__skbReadDb = openHandles({ connectionString: url, ...READ_SESSION });
+  return globalForDb.__skbReadDb;
+}
+
+function openHandles(config: pg.PoolConfig & { connectionString: string }): DbHandles {
+  const pool = new pg.Pool({ ...config, max: Number(process.env.SKB_DB_POOL_SIZE ?? 10) });
   // An idle connection the server ends (restart, failover, pg_terminate_backend) is reported here; without a
   // listener it would be an uncaught exception. The pool has already dropped it and opens a new one on demand.
   pool.on('error', (err) => console.warn(`Database connection lost: ${err.message}`));
@@ -32,8 +59,7 @@ function handles(): DbHandles {
   // (a connection error the route wrappers answer), and the pool discards it on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  globalForDb.__skbDb = { url, pool, prisma };
-  return globalForDb.__skbDb;
+  return { url: config.connectionString, pool, prisma };
 }
 
 export function db(): PrismaClient {
@@ -44,12 +70,27 @@ export function pool(): pg.Pool {
   return handles().pool;
 }
 
+/**
+ * The pool for the explorer's reads: the read replica (read-only sessions) when DATABASE_READ_URL is set,
+ * else the primary's pool. Writes, and reads that must see writes just made, use pool().
+ */
+export function readPool(): pg.Pool {
+  return readHandles().pool;
+}
+
+/** Prisma on readPool(). */
+export function readDb(): PrismaClient {
+  return readHandles().prisma;
+}
+
 export async function closeDb(): Promise<void> {
-  const h = globalForDb.__skbDb;
-  if (!h) return;
-  globalForDb.__skbDb = undefined;
-  await h.prisma.$disconnect();
-  await h.pool.end();
+  const all = [globalForDb.__skbDb, globalForDb.__skbReadDb];
+  globalForDb.__skbDb = globalForDb.__skbReadDb = undefined;
+  for (const h of all) {
+    if (!h) continue;
+    await h.prisma.$disconnect();
+    await h.pool.end();
+  }
 }
 
 /** Socket errors and SQLSTATEs of a lost or unreachable server: class 08, 57P01-57P03 (shutdown, crash, starting). */

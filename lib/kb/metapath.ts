@@ -43,6 +43,8 @@ export interface MetapathOptions {
   relevance?: string;
   /** Entities to count in the final set (`among`), e.g. the candidates already judged. */
   countAmong?: number[];
+  /** Where a missing ranking index is built when `db` is a read replica, which cannot write: the primary. Default `db`. */
+  primary?: Database;
 }
 
 export interface ReachableEntity {
@@ -348,7 +350,7 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
   }
   const ranked = Boolean(opts.q?.trim() || opts.relevance?.trim());
   const index = ranked ? await currentIndex(db, kbId, false) : null;
-  if (ranked && !index) buildIndexInBackground(db, kbId);
+  if (ranked && !index) buildIndexInBackground(opts.primary ?? db, kbId);
   return jitFreeRead(db, async (client) => {
     // The planner cannot see how small a step's set is (it guesses thousands for a hub's 20 neighbours) and
     // then merge- or hash-joins whole relations; the step plans are written as index walks, so keep them so.

@@ -39,12 +39,14 @@ export interface SearchOptions {
   exactMatchLimit?: number;
   /** Overrides POSTING_BUDGET (BM25 path). */
   postingBudget?: number;
+  /** Where a missing ranking index is built when `db` is a read replica, which cannot write: the primary. Default `db`. */
+  primary?: Database;
 }
 
 /**
  * Search over entity texts: ranked by BM25 from the knowledge base's ranking index (see `searchBm25`).
- * Without a current index (never built, or stale after a re-import) its build starts in the background and
- * the query is answered by full-text search meanwhile.
+ * Without a current index (never built, or stale after a re-import) its build starts in the background (on
+ * `opts.primary`) and the query is answered by full-text search meanwhile.
  */
 export async function searchEntities(db: Database, kbId: number, opts: SearchOptions): Promise<SearchResult> {
   const query = parseSearchQuery(opts.query);
@@ -53,7 +55,7 @@ export async function searchEntities(db: Database, kbId: number, opts: SearchOpt
     const result = await searchBm25(db, kbId, index, query, opts);
     return { ranking: 'bm25', words: query.words, strict: query.strict !== null, ...result };
   }
-  buildIndexInBackground(db, kbId);
+  buildIndexInBackground(opts.primary ?? db, kbId);
   const result = await searchFullText(db, kbId, opts);
   return { ranking: 'fulltext', words: query.words, strict: true, ...result };
 }

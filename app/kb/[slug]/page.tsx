@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { canManageKb } from '@/lib/kb/members';
 import { kbStatistics } from '@/lib/kb/stats';
 import { CountTable } from '@/components/count-table';
@@ -13,7 +13,7 @@ export default async function KbPage({ params }: { params: Promise<{ slug: strin
   const { slug } = await params;
   const user = await requirePageUser(`/kb/${slug}`, 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const [stats, manages] = await Promise.all([kbStatistics(pool(), kb.id, 20), canManageKb(db(), user, kb.id)]);
+  const [stats, manages] = await Promise.all([kbStatistics(readPool(), kb.id, 20), canManageKb(db(), user, kb.id)]);
   return (
     <section className="space-y-6">
       <div>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, readJson } from '@/lib/http/api';
-import { db } from '@/lib/db/client';
+import { db, readDb } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { setVisibility } from '@/lib/kb/members';
 import { kbSchemaSummary } from '@/lib/kb/schema-summary';
@@ -8,7 +8,7 @@ import { kbSchemaSummary } from '@/lib/kb/schema-summary';
 /** One knowledge base with its entity and relation types. */
 export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
-  return { ...kb, ...(await kbSchemaSummary(db(), kb.id)) };
+  return { ...kb, ...(await kbSchemaSummary(readDb(), kb.id)) };
 });
 
 const patchSchema = z.object({ visibility: z.enum(['PUBLIC', 'PRIVATE']) }).strict();

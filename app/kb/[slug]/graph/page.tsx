@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
-import { pool } from '@/lib/db/client';
+import { readPool } from '@/lib/db/client';
 import { kbStatistics } from '@/lib/kb/stats';
 import { GraphExplorer } from '@/components/graph-explorer';
 
@@ -8,7 +8,7 @@ export default async function GraphPage({ params, searchParams }: { params: Prom
   const { slug } = await params;
   const user = await requirePageUser(pathWithQuery(`/kb/${slug}/graph`, await searchParams), 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const stats = await kbStatistics(pool(), kb.id, 12);
+  const stats = await kbStatistics(readPool(), kb.id, 12);
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">Graph of {kb.name}</h1>

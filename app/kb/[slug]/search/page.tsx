@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
-import { db } from '@/lib/db/client';
+import { readDb } from '@/lib/db/client';
 import { kbSchemaSummary } from '@/lib/kb/schema-summary';
 import { SearchView } from '@/components/search-view';
 
@@ -8,7 +8,7 @@ export default async function SearchPage({ params, searchParams }: { params: Pro
   const { slug } = await params;
   const user = await requirePageUser(pathWithQuery(`/kb/${slug}/search`, await searchParams), 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const { nodeTypes } = await kbSchemaSummary(db(), kb.id);
+  const { nodeTypes } = await kbSchemaSummary(readDb(), kb.id);
   const types = nodeTypes.map((t) => ({ name: t.name, count: t.entityCount })).sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section className="space-y-4">

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { autocomplete } from '@/lib/kb/autocomplete';
 
@@ -13,5 +13,5 @@ const querySchema = z.object({
 export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const { q, limit } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  return { items: await autocomplete(pool(), kb.id, q, limit) };
+  return { items: await autocomplete(readPool(), kb.id, q, limit) };
 });

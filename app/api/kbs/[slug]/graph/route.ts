@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { idTextSchema } from '@/lib/input';
 import { MAX_ELEMENTS, MAX_HOPS, neighbourhood } from '@/lib/kb/neighbourhood';
@@ -21,5 +21,5 @@ export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, p
   const kb = await getVisibleKb(db(), user, params.slug);
   const search = new URL(req.url).searchParams;
   const query = parseWith(querySchema, { ...Object.fromEntries(search), rel: search.getAll('rel') }, 'query');
-  return neighbourhood(pool(), kb.id, { entityId: query.entity, hops: query.hops, relations: query.rel, direction: query.dir, budget: query.budget });
+  return neighbourhood(readPool(), kb.id, { entityId: query.entity, hops: query.hops, relations: query.rel, direction: query.dir, budget: query.budget });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { notFound } from '@/lib/errors';
 import { getVisibleKb } from '@/lib/kb/access';
 import { lookupEntity } from '@/lib/kb/lookup';
@@ -11,7 +11,7 @@ const querySchema = z.object({ id: z.string().trim().min(1, 'must not be empty')
 export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const { id } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  const entity = await lookupEntity(pool(), kb.id, id);
+  const entity = await lookupEntity(readPool(), kb.id, id);
   if (!entity) throw notFound(`No entity with id or external id "${id}" in this knowledge base`);
   return entity;
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { idTextSchema } from '@/lib/input';
 import { findPaths, MAX_PATH_HOPS } from '@/lib/kb/paths';
@@ -17,5 +17,5 @@ export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, p
   const kb = await getVisibleKb(db(), user, params.slug);
   const search = new URL(req.url).searchParams;
   const { from, to, hops, rel } = parseWith(querySchema, { ...Object.fromEntries(search), rel: search.getAll('rel') }, 'query');
-  return findPaths(pool(), kb.id, { from, to, maxHops: hops, relations: rel });
+  return findPaths(readPool(), kb.id, { from, to, maxHops: hops, relations: rel });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, pool, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { searchEntities } from '@/lib/kb/search';
 
@@ -16,5 +16,5 @@ export const GET = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, p
   const kb = await getVisibleKb(db(), user, params.slug);
   const search = new URL(req.url).searchParams;
   const { q, type, limit, offset } = parseWith(querySchema, { ...Object.fromEntries(search), type: search.getAll('type') }, 'query');
-  return searchEntities(pool(), kb.id, { query: q, types: type, limit, offset });
+  return searchEntities(readPool(), kb.id, { query: q, types: type, limit, offset, primary: pool() });
 });

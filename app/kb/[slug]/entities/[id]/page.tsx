@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { orNotFound, pageId, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
-import { pool } from '@/lib/db/client';
+import { readPool } from '@/lib/db/client';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
 import { CountTable } from '@/components/count-table';
 import { DocumentView } from '@/components/document-view';
@@ -13,8 +13,8 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
   const user = await requirePageUser(`/kb/${slug}/entities/${id}`, 'kb:browse');
   const kb = await requirePageKb(user, slug);
   const entityId = pageId(id);
-  const entity = await orNotFound(getEntity(pool(), kb.id, entityId));
-  const relations = await relationCounts(pool(), kb.id, entityId);
+  const entity = await orNotFound(getEntity(readPool(), kb.id, entityId));
+  const relations = await relationCounts(readPool(), kb.id, entityId);
   const base = `/kb/${kb.slug}`;
 
   return (

@@ -1,5 +1,5 @@
 import { apiRoute, idParam } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
 
@@ -7,6 +7,6 @@ import { getEntity, relationCounts } from '@/lib/kb/entity';
 export const GET = apiRoute<{ slug: string; id: string }>('kb:browse', async ({ user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const entityId = idParam(params.id, 'entity id');
-  const [entity, relations] = await Promise.all([getEntity(pool(), kb.id, entityId), relationCounts(pool(), kb.id, entityId)]);
+  const [entity, relations] = await Promise.all([getEntity(readPool(), kb.id, entityId), relationCounts(readPool(), kb.id, entityId)]);
   return { ...entity, relations };
 });

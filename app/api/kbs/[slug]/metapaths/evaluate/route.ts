@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, readJson } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, pool, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { evaluateMetapaths } from '@/lib/kb/metapath';
 import { metapathsInputSchema } from '@/lib/kb/metapath-input';
@@ -21,5 +21,5 @@ const bodySchema = z.object({
 export const POST = apiRoute<{ slug: string }>('kb:browse', async ({ req, user, params }) => {
   const kb = await getVisibleKb(db(), user, params.slug);
   const { paths, q, relevance, limit, offset } = await readJson(req, bodySchema);
-  return evaluateMetapaths(pool(), kb.id, paths, { limit, offset, q, relevance });
+  return evaluateMetapaths(readPool(), kb.id, paths, { limit, offset, q, relevance, primary: pool() });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, idParam, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { directNeighbourhood, MAX_NEIGHBOURS } from '@/lib/kb/neighbourhood';
 
@@ -11,5 +11,5 @@ export const GET = apiRoute<{ slug: string; id: string }>('kb:browse', async ({ 
   const kb = await getVisibleKb(db(), user, params.slug);
   const entityId = idParam(params.id, 'entity id');
   const { limit } = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  return directNeighbourhood(pool(), kb.id, entityId, limit);
+  return directNeighbourhood(readPool(), kb.id, entityId, limit);
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiRoute, idParam, parseWith } from '@/lib/http/api';
-import { db, pool } from '@/lib/db/client';
+import { db, readPool } from '@/lib/db/client';
 import { getVisibleKb } from '@/lib/kb/access';
 import { listNeighbours } from '@/lib/kb/neighbours';
 
@@ -24,7 +24,7 @@ export const GET = apiRoute<{ slug: string; id: string }>('kb:browse', async ({ 
   const entityId = idParam(params.id, 'entity id');
   const q = parseWith(querySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
   const relationId = /^#\d{1,9}$/.test(q.relation) ? Number(q.relation.slice(1)) : null;
-  return listNeighbours(pool(), kb.id, entityId, {
+  return listNeighbours(readPool(), kb.id, entityId, {
     relation: relationId ?? q.relation,
     direction: q.direction,
     sort: q.sort,

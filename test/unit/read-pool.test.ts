@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDb, db, pool, readDb, readPool } from '../../lib/db/client';
+
+// Pools connect on first query only, so these need no server.
+const PRIMARY = 'postgresql://app@127.0.0.1:1/skb';
+const REPLICA = 'postgresql://reader@127.0.0.1:2/skb';
+
+afterEach(async () => {
+  await closeDb();
+  delete process.env.DATABASE_URL;
+  delete process.env.DATABASE_READ_URL;
+});
+
+describe('the read pool', () => {
+  it('is the primary pool when no replica is configured', () => {
+    process.env.DATABASE_URL = PRIMARY;
+    expect(readPool()).toBe(pool());
+    expect(readDb()).toBe(db());
+  });
+
+  it('is a read-only pool on DATABASE_READ_URL when it is set', () => {
+    process.env.DATABASE_URL = PRIMARY;
+    process.env.DATABASE_READ_URL = REPLICA;
+    const read = readPool();
+    expect(read).not.toBe(pool());
+    expect(readDb()).not.toBe(db());
+    expect(read.options).toMatchObject({ connectionString: REPLICA, application_name: 'skb-read', options: '-c default_transaction_read_only=on' });
+    expect(pool().options.connectionString).toBe(PRIMARY);
+    expect(readPool()).toBe(read);
+  });
+});
