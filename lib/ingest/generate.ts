@@ -1,40 +1,55 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mulberry32, type Rng } from '../random';
+import { generateMag } from './generate/mag';
+import { generatePrime, PRIME_RELATION_COUNT, PRIME_TYPE_COUNT } from './generate/prime';
+import { PUBLISHED, SHAPES, type Shape } from './generate/published';
+import { round } from './generate/random';
+import { DEFAULT_SEED, type ShapeRun } from './generate/shape';
 
 /**
- * A synthetic knowledge base in the native format (entities.jsonl + edges.tsv), shaped like
- * STaRK-Prime by default: ten biomedical-style entity types with skewed sizes, eighteen typed
- * relations, heavy-tailed in-degrees (a few hubs collect a large share of the edges) and long,
- * varied documents. Everything is invented from word lists; the same seed yields the same bytes.
- *
- * Edges are generated and written source by source, so the output is sorted by source and the
- * duplicate check only needs the current source's out-list (a stamp array over the entities):
- * memory grows with the number of entities, never with the number of edges.
+ * A synthetic knowledge base in the native format (entities.jsonl + edges.tsv), shaped like one of
+ * STaRK's three: Prime (the default), MAG or Amazon. Sizes are the published ones times `scale`, or
+ * exactly `entities`/`edges`. Everything is invented; the same seed yields the same bytes. Edges are
+ * written source by source (lib/ingest/generate/graph.ts), so memory grows with the entities only.
+ * With `queries`, a STaRK-format query set whose answers come from the generated graph is written too.
  */
 
+export { PUBLISHED, SHAPES, type Shape };
+
 export interface GenerateOptions {
-  entities: number;
-  edges: number;
+  /** Default 'prime'. */
+  shape?: Shape;
+  /** Multiplies the published sizes (default 1); ignored for a size given explicitly. */
+  scale?: number;
+  entities?: number;
+  /** Default: the shape's published edges per entity times `entities`. */
+  edges?: number;
   seed?: number;
-  /** Entity types (default 10): the first of the built-in ones, then generic `entity_type_N`. */
+  /** Prime only: entity types (default 10): the built-in ones first, then generic `entity_type_N`. */
   types?: number;
-  /** Relations (default 18): the built-in ones whose types exist, then generic `relation_N`. */
+  /** Prime only: relations (default 18): the built-in ones whose types exist, then generic `relation_N`. */
   relations?: number;
   outDir: string;
   /** Called every ~10k entities while writing entities and every ~100k edges, and once at the end. */
   onProgress?: (written: { entities: number; edges: number }) => void;
+  /** MAG and Amazon: also write this many queries as a STaRK QA CSV with split files (default 0). */
+  queries?: number;
 }
 
 export interface GenerateSummary {
+  shape: Shape;
   entities: number;
   edges: number;
   entityTypes: Record<string, number>;
   relations: Record<string, number>;
   maxDegree: number;
   hubs: number /* entities with >= 100k edges */;
-  files: { entities: string; edges: string };
+  /** Approximate number of words in all names and documents (STaRK counts "tokens" of text). */
+  tokens: number;
+  /** `queries`: the STaRK QA CSV and the folder of its split files (train/val/test.index). */
+  files: { entities: string; edges: string; queries?: { csv: string; splits: string } };
+  /** Queries written (0 without `queries`). */
+  queries: number;
   bytes: number;
   seconds: number;
   /**
@@ -44,306 +59,15 @@ export interface GenerateSummary {
   fallbackDraws: number;
 }
 
-export const DEFAULT_SEED = 1;
-export const HUB_DEGREE = 100_000;
+export { DEFAULT_SEED };
+export { HUB_DEGREE } from './generate/graph';
+export { describeSchema, edgeCapacity } from './generate/prime';
+
 const MAX_ENTITIES = 50_000_000;
 const MAX_TYPES = 1000;
 const MAX_RELATIONS = 1000;
-
-// ---------------------------------------------------------------------------------------------
-// Randomness: mulberry32, one independent stream per purpose so that e.g. changing document
-// templates does not reshuffle the edges.
-
-/** A 32-bit seed for one purpose, mixed from the user's seed (any safe integer) and a label. */
-function streamSeed(seed: number, label: string): number {
-  let h = 0x811c9dc5 ^ (seed >>> 0);
-  h = Math.imul(h ^ (Math.floor(seed / 4294967296) >>> 0), 0x01000193);
-  for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-const stream = (seed: number, label: string): Rng => mulberry32(streamSeed(seed, label));
-const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
-const between = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
-const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-function normal(rng: Rng): number {
-  const u = 1 - rng();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng());
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schema
-
-interface TypeSpec {
-  name: string;
-  /** Relative size. */
-  weight: number;
-  style: Style;
-}
-
-interface RelationSpec {
-  name: string;
-  source: number;
-  target: number;
-  /** Relative share of the edges. */
-  weight: number;
-}
-
-/** Built-in types, most important first (a smaller `types` keeps the first ones). Sizes follow STaRK-Prime's proportions. */
-const BUILTIN_TYPES: readonly [string, number][] = [
-  ['gene/protein', 27_700],
-  ['disease', 17_100],
-  ['drug', 8_000],
-  ['phenotype', 15_300],
-  ['anatomy', 14_000],
-  ['biological_process', 28_600],
-  ['molecular_function', 11_200],
-  ['cellular_component', 4_200],
-  ['pathway', 2_500],
-  ['exposure', 800],
-];
-
-/**
- * Built-in relations with their (source type, target type) signature and share of the edges, most
- * important first. Most of them point at genes/proteins, so popular genes become hubs.
- */
-const BUILTIN_RELATIONS: readonly [string, string, string, number][] = [
-  ['interacts_with', 'gene/protein', 'gene/protein', 9],
-  ['associated_with_gene', 'disease', 'gene/protein', 5],
-  ['targets', 'drug', 'gene/protein', 2],
-  ['indicated_for', 'drug', 'disease', 1],
-  ['presents_phenotype', 'disease', 'phenotype', 4],
-  ['expresses', 'anatomy', 'gene/protein', 28],
-  ['involves_gene', 'biological_process', 'gene/protein', 7],
-  ['synergizes_with', 'drug', 'drug', 15],
-  ['has_side_effect', 'drug', 'phenotype', 4],
-  ['phenotype_of_gene', 'phenotype', 'gene/protein', 4],
-  ['performed_by', 'molecular_function', 'gene/protein', 4],
-  ['contains_gene_product', 'cellular_component', 'gene/protein', 3],
-  ['includes_gene', 'pathway', 'gene/protein', 2],
-  ['contraindicated_for', 'drug', 'disease', 2],
-  ['lacks_expression', 'anatomy', 'gene/protein', 4],
-  ['metabolized_by', 'drug', 'gene/protein', 1],
-  ['subtype_of', 'disease', 'disease', 1],
-  ['linked_to', 'exposure', 'disease', 0.5],
-];
-
-interface Schema {
-  types: TypeSpec[];
-  relations: RelationSpec[];
-  /** Entities per type; a type's entities are numbered contiguously from `start`. */
-  counts: number[];
-  start: number[];
-  /** Maximum edges per relation: source x target pairs without self loops. */
-  capacity: number[];
-}
-
-function planSchema(entities: number, typeCount: number, relationCount: number, seed: number): Schema {
-  const rng = stream(seed, 'schema');
-  const types: TypeSpec[] = [];
-  for (let i = 0; i < typeCount; i++) {
-    const builtin = BUILTIN_TYPES[i];
-    if (builtin) types.push({ name: builtin[0], weight: builtin[1], style: STYLES[builtin[0]]! });
-    else types.push({ name: `entity_type_${i + 1}`, weight: 2_000 + Math.floor(rng() * 12_000), style: genericStyle(`entity_type_${i + 1}`) });
-  }
-  const typeIndex = new Map(types.map((t, i) => [t.name, i]));
-  const relations: RelationSpec[] = [];
-  for (const [name, s, t, weight] of BUILTIN_RELATIONS) {
-    const source = typeIndex.get(s);
-    const target = typeIndex.get(t);
-    if (relations.length < relationCount && source !== undefined && target !== undefined) relations.push({ name, source, target, weight });
-  }
-  const meanWeight = BUILTIN_RELATIONS.reduce((sum, r) => sum + r[3], 0) / BUILTIN_RELATIONS.length;
-  while (relations.length < relationCount) {
-    const n = relations.length + 1;
-    relations.push({ name: `relation_${n}`, source: Math.floor(rng() * typeCount), target: Math.floor(rng() * typeCount), weight: meanWeight });
-  }
-
-  // At least one entity per type when there are enough; the rest in proportion to the type sizes.
-  let counts: number[];
-  if (entities <= typeCount) {
-    counts = types.map((_, i) => (i < entities ? 1 : 0));
-  } else {
-    const rest = allocate(entities - typeCount, types.map((t) => t.weight), types.map(() => Infinity));
-    counts = types.map((_, i) => 1 + rest[i]!);
-  }
-  const start: number[] = [];
-  let at = 0;
-  for (const c of counts) {
-    start.push(at);
-    at += c;
-  }
-  const capacity = relations.map((r) => counts[r.source]! * (counts[r.target]! - (r.source === r.target ? 1 : 0)));
-  return { types, relations, counts, start, capacity };
-}
-
-/** The entity types and typed relations a generated knowledge base of this size has. */
-export function describeSchema(entities: number, opts: { types?: number; relations?: number; seed?: number } = {}): {
-  entityTypes: Record<string, number>;
-  relations: { name: string; source: string; target: string; capacity: number }[];
-} {
-  const schema = planSchema(entities, opts.types ?? BUILTIN_TYPES.length, opts.relations ?? BUILTIN_RELATIONS.length, opts.seed ?? DEFAULT_SEED);
-  return {
-    entityTypes: Object.fromEntries(schema.types.map((t, i) => [t.name, schema.counts[i]!])),
-    relations: schema.relations.map((r, i) => ({ name: r.name, source: schema.types[r.source]!.name, target: schema.types[r.target]!.name, capacity: schema.capacity[i]! })),
-  };
-}
-
-/** The most edges a knowledge base of this size can hold (no duplicates, no self loops). */
-export function edgeCapacity(entities: number, opts: { types?: number; relations?: number; seed?: number } = {}): number {
-  return describeSchema(entities, opts).relations.reduce((sum, r) => sum + r.capacity, 0);
-}
-
-/**
- * Splits `total` into integers proportional to `weights`, none above its cap (largest remainder;
- * ties to the lower index). Requires total <= sum of caps.
- */
-function allocate(total: number, weights: ArrayLike<number>, caps: ArrayLike<number>): number[] {
-  const n = weights.length;
-  const out = new Array<number>(n).fill(0);
-  const active: number[] = [];
-  for (let i = 0; i < n; i++) if (caps[i]! > 0 && weights[i]! > 0) active.push(i);
-  // In order of weight per cap: whoever would get more than its cap gets its cap; this only raises
-  // the others' shares, so one pass in this order settles all of them.
-  active.sort((a, b) => weights[b]! / caps[b]! - weights[a]! / caps[a]! || a - b);
-  let rest = total;
-  let restWeight = active.reduce((sum, i) => sum + weights[i]!, 0);
-  let first = 0;
-  while (first < active.length) {
-    const i = active[first]!;
-    if ((rest * weights[i]!) / restWeight < caps[i]!) break;
-    out[i] = caps[i]!;
-    rest -= caps[i]!;
-    restWeight -= weights[i]!;
-    first++;
-  }
-  const open = active.slice(first);
-  const frac = new Map<number, number>();
-  let given = 0;
-  for (const i of open) {
-    const share = (rest * weights[i]!) / restWeight;
-    const base = Math.min(Math.floor(share), caps[i]!);
-    out[i] = base;
-    given += base;
-    frac.set(i, share - base);
-  }
-  open.sort((a, b) => frac.get(b)! - frac.get(a)! || a - b);
-  let left = rest - given;
-  while (left > 0) {
-    let progressed = false;
-    for (const i of open) {
-      if (left === 0) break;
-      if (out[i]! < caps[i]!) {
-        out[i]! += 1;
-        left--;
-        progressed = true;
-      }
-    }
-    if (!progressed) throw new Error('internal: allocation exceeds capacity');
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Heavy-tailed target choice: Zipf-Mandelbrot weights (rank + Q)^-S over a seeded permutation of a
-// type's entities, sampled in O(1) with Vose's alias method. The offset Q flattens the very top, so
-// several entities (not just one) collect a large share.
-
-const ZIPF_S = 1.6;
-const ZIPF_Q = 4;
-const ZIPF_TRIES = 48;
-/** After this many exhausted draws within one out-list, the rest of it is drawn uniformly. */
-const FALLBACKS_BEFORE_UNIFORM = 4;
-
-interface TargetSampler {
-  /** Global entity index by popularity rank. */
-  byRank: Int32Array;
-  prob: Float64Array;
-  alias: Int32Array;
-}
-
-function targetSampler(start: number, count: number, rng: Rng): TargetSampler {
-  const byRank = new Int32Array(count);
-  for (let i = 0; i < count; i++) byRank[i] = start + i;
-  for (let i = count - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    const tmp = byRank[i]!;
-    byRank[i] = byRank[j]!;
-    byRank[j] = tmp;
-  }
-  const scaled = new Float64Array(count);
-  let sum = 0;
-  for (let r = 0; r < count; r++) sum += scaled[r] = Math.pow(r + 1 + ZIPF_Q, -ZIPF_S);
-  for (let r = 0; r < count; r++) scaled[r] = (scaled[r]! * count) / sum;
-  const prob = new Float64Array(count);
-  const alias = new Int32Array(count);
-  const small: number[] = [];
-  const large: number[] = [];
-  for (let r = count - 1; r >= 0; r--) (scaled[r]! < 1 ? small : large).push(r);
-  while (small.length && large.length) {
-    const s = small.pop()!;
-    const l = large.pop()!;
-    prob[s] = scaled[s]!;
-    alias[s] = l;
-    scaled[l] = scaled[l]! + scaled[s]! - 1;
-    (scaled[l]! < 1 ? small : large).push(l);
-  }
-  for (const r of large) prob[r] = 1;
-  for (const r of small) prob[r] = 1;
-  return { byRank, prob, alias };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Streaming output with backpressure.
-
-class TextSink {
-  private readonly out: fs.WriteStream;
-  private failure: Error | null = null;
-  private pending: string[] = [];
-  private pendingLength = 0;
-
-  constructor(readonly file: string) {
-    this.out = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
-    this.out.on('error', (err) => {
-      this.failure ??= err;
-    });
-  }
-
-  /** Queues text; hands it to the stream in ~256 KB chunks, waiting for 'drain' when the stream is full. */
-  async write(text: string): Promise<void> {
-    this.pending.push(text);
-    this.pendingLength += text.length;
-    if (this.pendingLength >= 1 << 18) await this.flush();
-  }
-
-  private async flush(): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (!this.pending.length) return;
-    const chunk = this.pending.join('');
-    this.pending = [];
-    this.pendingLength = 0;
-    if (!this.out.write(chunk)) await once(this.out, 'drain');
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-    if (this.failure) throw this.failure;
-  }
-
-  destroy(): void {
-    this.out.destroy();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Generation
+const MAX_SCALE = 10;
+const MAX_QUERIES = 1_000_000;
 
 function positiveInt(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -352,435 +76,59 @@ function positiveInt(name: string, value: unknown, min: number, max: number): nu
   return value;
 }
 
+/** The entities and edges a run writes: explicit sizes win, else the published ones times the scale. */
+export function plannedSize(opts: Pick<GenerateOptions, 'shape' | 'scale' | 'entities' | 'edges'>): { entities: number; edges: number } {
+  const published = PUBLISHED[opts.shape ?? 'prime'];
+  const scale = opts.scale ?? 1;
+  if (typeof scale !== 'number' || !(scale > 0) || scale > MAX_SCALE) throw new Error(`scale must be a number above 0 and at most ${MAX_SCALE}, got ${String(scale)}`);
+  const entities = opts.entities ?? Math.max(1, Math.round(published.entities * scale));
+  const edges = opts.edges ?? Math.round((published.edges * entities) / published.entities);
+  return { entities, edges };
+}
+
 export async function generateKnowledgeBase(opts: GenerateOptions): Promise<GenerateSummary> {
   const began = performance.now();
-  const entities = positiveInt('entities', opts.entities, 1, MAX_ENTITIES);
-  const edges = positiveInt('edges', opts.edges, 0, Number.MAX_SAFE_INTEGER);
-  const typeCount = positiveInt('types', opts.types ?? BUILTIN_TYPES.length, 1, MAX_TYPES);
-  const relationCount = positiveInt('relations', opts.relations ?? BUILTIN_RELATIONS.length, 1, MAX_RELATIONS);
+  const shape = opts.shape ?? 'prime';
+  if (!SHAPES.includes(shape)) throw new Error(`shape must be one of ${SHAPES.join(', ')}, got ${String(shape)}`);
+  const size = plannedSize(opts);
+  const entities = positiveInt('entities', size.entities, 1, MAX_ENTITIES);
+  const edges = positiveInt('edges', size.edges, 0, Number.MAX_SAFE_INTEGER);
+  const queries = positiveInt('queries', opts.queries ?? 0, 0, MAX_QUERIES);
   const seed = opts.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new Error(`seed must be an integer, got ${String(seed)}`);
-
-  const schema = planSchema(entities, typeCount, relationCount, seed);
-  const maxEdges = schema.capacity.reduce((a, b) => a + b, 0);
-  if (edges > maxEdges) {
-    throw new Error(`${edges} edges cannot be generated over ${entities} entities: at most ${maxEdges} distinct edges fit (no duplicates, no self loops)`);
+  if (shape !== 'prime' && (opts.types !== undefined || opts.relations !== undefined)) {
+    throw new Error(`types and relations apply to the prime shape only; ${shape} has its own schema`);
   }
-  const perRelation = allocate(edges, schema.relations.map((r) => r.weight), schema.capacity);
+  if (shape === 'prime' && queries > 0) throw new Error('queries are generated for the mag and amazon shapes only');
 
   fs.mkdirSync(opts.outDir, { recursive: true });
   const files = { entities: path.resolve(opts.outDir, 'entities.jsonl'), edges: path.resolve(opts.outDir, 'edges.tsv') };
   const progress = opts.onProgress ?? (() => {});
+  const run: ShapeRun = { entities, edges, seed, outDir: path.resolve(opts.outDir), files, progress, queries };
+  const out = shape === 'mag'
+    ? await generateMag(run)
+    : await generatePrime({
+        ...run,
+        types: positiveInt('types', opts.types ?? PRIME_TYPE_COUNT, 1, MAX_TYPES),
+        relations: positiveInt('relations', opts.relations ?? PRIME_RELATION_COUNT, 1, MAX_RELATIONS),
+      });
+  progress({ entities, edges: out.edges });
 
-  const ids: string[] = new Array<string>(entities);
-  for (let i = 0; i < entities; i++) ids[i] = String(i);
-
-  // Entities.
-  const entitySink = new TextSink(files.entities);
-  try {
-    const docRng = stream(seed, 'documents');
-    let written = 0;
-    for (let t = 0; t < schema.types.length; t++) {
-      const type = schema.types[t]!;
-      const names = new Set<string>();
-      for (let local = 0; local < schema.counts[t]!; local++) {
-        const id = ids[schema.start[t]! + local]!;
-        const entity = makeEntity(docRng, type, names);
-        await entitySink.write(`${JSON.stringify({ id, type: type.name, name: entity.name, aliases: entity.aliases, document: entity.document })}\n`);
-        written++;
-        if (written % 10_000 === 0) progress({ entities: written, edges: 0 });
-      }
-    }
-    await entitySink.close();
-  } catch (err) {
-    entitySink.destroy();
-    throw err;
-  }
-
-  // Out-degrees: per relation, the relation's total split over its source entities (log-normal
-  // weights, capped at the number of possible targets).
-  const degreeRng = stream(seed, 'degrees');
-  const outDegrees: Int32Array[] = schema.relations.map((r, ri) => {
-    const n = schema.counts[r.source]!;
-    const weights = new Float64Array(n);
-    for (let i = 0; i < n; i++) weights[i] = Math.exp(0.6 * normal(degreeRng));
-    const cap = schema.counts[r.target]! - (r.source === r.target ? 1 : 0);
-    return Int32Array.from(allocate(perRelation[ri]!, weights, new Float64Array(n).fill(cap)));
-  });
-  const samplerRng = stream(seed, 'popularity');
-  const samplers = new Map<number, TargetSampler>();
-  for (const r of schema.relations) {
-    if (!samplers.has(r.target) && schema.counts[r.target]! > 0) samplers.set(r.target, targetSampler(schema.start[r.target]!, schema.counts[r.target]!, samplerRng));
-  }
-  const outgoing = schema.types.map((_, t) => schema.relations.map((r, ri) => ({ r, ri })).filter((x) => x.r.source === t));
-
-  // Edges, source by source.
-  const edgeRng = stream(seed, 'edges');
-  const degree = new Int32Array(entities);
-  const stamp = new Uint32Array(entities);
-  let mark = 0;
-  let chosen = new Int32Array(1024);
-  const relationEdges = new Array<number>(schema.relations.length).fill(0);
-  let fallbackDraws = 0;
-  let written = 0;
-  let nextReport = 100_000;
-  const edgeSink = new TextSink(files.edges);
-  try {
-    await edgeSink.write('source\trelation\ttarget\n');
-    for (let t = 0; t < schema.types.length; t++) {
-      for (let local = 0; local < schema.counts[t]!; local++) {
-        const s = schema.start[t]! + local;
-        for (const { r, ri } of outgoing[t]!) {
-          const k = outDegrees[ri]![local]!;
-          if (k === 0) continue;
-          const tStart = schema.start[r.target]!;
-          const tCount = schema.counts[r.target]!;
-          const cap = tCount - (r.source === r.target ? 1 : 0);
-          if (chosen.length < k) chosen = new Int32Array(Math.max(k, chosen.length * 2));
-          mark++;
-          const ok = (c: number) => c !== s && stamp[c] !== mark;
-          let n = 0;
-          if (2 * k > cap) {
-            // Dense: exclude cap - k random targets, take all others (in id order).
-            let exclude = cap - k;
-            while (exclude > 0) {
-              const c = tStart + Math.floor(edgeRng() * tCount);
-              if (ok(c)) {
-                stamp[c] = mark;
-                exclude--;
-              }
-            }
-            for (let c = tStart; c < tStart + tCount; c++) if (ok(c)) chosen[n++] = c;
-          } else {
-            const sampler = samplers.get(r.target)!;
-            const { byRank, prob, alias } = sampler;
-            let misses = 0;
-            while (n < k) {
-              let c = -1;
-              if (misses < FALLBACKS_BEFORE_UNIFORM) {
-                for (let attempt = 0; attempt < ZIPF_TRIES; attempt++) {
-                  const u = edgeRng() * tCount;
-                  const rank = Math.floor(u);
-                  const candidate = byRank[u - rank < prob[rank]! ? rank : alias[rank]!]!;
-                  if (ok(candidate)) {
-                    c = candidate;
-                    break;
-                  }
-                }
-              }
-              if (c < 0) {
-                // Out of retries (a popular target repeated): uniform redraws, which succeed at least
-                // half the time here, then a linear probe so that this always terminates.
-                misses++;
-                fallbackDraws++;
-                for (let attempt = 0; attempt < 64 && c < 0; attempt++) {
-                  const candidate = tStart + Math.floor(edgeRng() * tCount);
-                  if (ok(candidate)) c = candidate;
-                }
-                if (c < 0) {
-                  const from = Math.floor(edgeRng() * tCount);
-                  for (let d = 0; d < tCount && c < 0; d++) {
-                    const candidate = tStart + ((from + d) % tCount);
-                    if (ok(candidate)) c = candidate;
-                  }
-                }
-              }
-              stamp[c] = mark;
-              chosen[n++] = c;
-            }
-            chosen.subarray(0, n).sort();
-          }
-          const prefix = `${ids[s]}\t${r.name}\t`;
-          let lines = '';
-          for (let j = 0; j < n; j++) {
-            const c = chosen[j]!;
-            degree[c]!++;
-            lines += `${prefix}${ids[c]}\n`;
-          }
-          degree[s]! += n;
-          relationEdges[ri]! += n;
-          written += n;
-          await edgeSink.write(lines);
-          if (written >= nextReport) {
-            progress({ entities, edges: written });
-            nextReport = (Math.floor(written / 100_000) + 1) * 100_000;
-          }
-        }
-      }
-    }
-    await edgeSink.close();
-  } catch (err) {
-    edgeSink.destroy();
-    throw err;
-  }
-  if (written !== edges) throw new Error(`internal: wrote ${written} edges instead of ${edges}`);
-  progress({ entities, edges: written });
-
-  let maxDegree = 0;
-  let hubs = 0;
-  for (let i = 0; i < entities; i++) {
-    const d = degree[i]!;
-    if (d > maxDegree) maxDegree = d;
-    if (d >= HUB_DEGREE) hubs++;
-  }
-  const entityTypes: Record<string, number> = {};
-  schema.types.forEach((t, i) => {
-    if (schema.counts[i]! > 0) entityTypes[t.name] = schema.counts[i]!;
-  });
-  const relations: Record<string, number> = {};
-  schema.relations.forEach((r, i) => {
-    relations[r.name] = relationEdges[i]!;
-  });
-  const bytes = fs.statSync(files.entities).size + fs.statSync(files.edges).size;
+  let bytes = fs.statSync(files.entities).size + fs.statSync(files.edges).size;
+  if (out.queries) bytes += fs.statSync(out.queries.csv).size;
   return {
+    shape,
     entities,
-    edges: written,
-    entityTypes,
-    relations,
-    maxDegree,
-    hubs,
-    files,
+    edges: out.edges,
+    entityTypes: out.entityTypes,
+    relations: out.relations,
+    maxDegree: out.maxDegree,
+    hubs: out.hubs,
+    tokens: out.tokens,
+    files: out.queries ? { ...files, queries: { csv: out.queries.csv, splits: out.queries.splits } } : files,
+    queries: out.queries?.count ?? 0,
     bytes,
     seconds: round((performance.now() - began) / 1000, 2),
-    fallbackDraws,
+    fallbackDraws: out.fallbackDraws,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Documents: invented names and text from word lists and sentence templates.
-
-const list = (s: string): readonly string[] => s.split('|');
-
-const ORGANS = list('liver|kidney|lung|heart|brain|skin|skeletal muscle|bone|retina|pancreas|spleen|thyroid|small intestine|stomach|colon|bladder|ovary|testis|placenta|cartilage|tendon|cornea|inner ear|adrenal gland|lymph node|bone marrow|spinal cord|cerebellum|hippocampus|aorta|esophagus|prostate|uterus|tongue|thymus|gallbladder|pituitary gland|salivary gland|trachea|peripheral nerve');
-const SUBSTANCES = list('glucose|lipid|cholesterol|calcium|iron|zinc|copper|sodium|potassium|amino acid|nucleotide|fatty acid|steroid|peptide|glycogen|heme|retinol|folate|cobalamin|urea|lactate|pyruvate|acetyl group|sphingolipid|phosphoinositide|purine|pyrimidine|collagen|keratin|mucin|chloride|magnesium|phosphate|sulfate|bicarbonate|ketone body|bile acid|prostaglandin|histamine|serotonin');
-const PROCESSES = list('signaling|transport|metabolism|biosynthesis|degradation|proliferation|differentiation|apoptosis|migration|adhesion|secretion|repair|replication|transcription|translation|folding|splicing|autophagy|homeostasis|uptake|clearance|storage|activation|assembly|trafficking');
-const QUALIFIERS = list('conserved|putative|regulatory|structural|transmembrane|cytosolic|nuclear|mitochondrial|secreted|inducible|constitutive|tissue-restricted|ubiquitous|low-abundance|highly expressed|dosage-sensitive|stress-responsive|circadian|developmental|redundant');
-const ENZYMES = list('kinase|phosphatase|receptor|transporter|channel|ligase|protease|transferase|oxidase|reductase|synthase|hydrolase|isomerase|transcription factor|adaptor protein|scaffold protein|chaperone|exchange factor|binding protein|dehydrogenase');
-const METHODS = list('cohort studies|case reports|knockout models|cell-line assays|genome-wide association scans|expression profiling|imaging studies|biochemical assays|randomized trials|registry data|structural studies|organoid experiments|single-cell sequencing|proteomic screens|twin studies');
-const CONDITIONS = list('fibrosis|dystrophy|neuropathy|cardiomyopathy|carcinoma|syndrome|deficiency|insufficiency|dysplasia|inflammation|sclerosis|atrophy|hyperplasia|stenosis|anemia|myopathy|encephalopathy|nephropathy|retinopathy|disorder|degeneration|malformation|adenoma|lymphoma|sarcoma');
-const DISEASE_ADJ = list('hereditary|familial|juvenile|adult-onset|early-onset|progressive|chronic|acute|recurrent|congenital|acquired|idiopathic|autoimmune|infantile|late-onset|systemic|localized|atypical|benign|severe');
-const DIRECTIONS = list('Abnormal|Increased|Decreased|Absent|Irregular|Delayed|Premature|Enlarged|Reduced|Elevated|Asymmetric|Progressive|Episodic|Impaired|Excessive');
-const PROPERTIES = list('size|morphology|density|thickness|pigmentation|function|volume|tone|development|vascularization|enzyme activity|cell count|response|structure|reflexes|conduction|elasticity|mineralization|growth|innervation');
-const POSITIONS = list('anterior|posterior|left|right|upper|lower|inner|outer|medial|lateral|proximal|distal|superficial|deep|central|peripheral|dorsal|ventral');
-const TISSUES = list('epithelium|stroma|mucosa|cortex|medulla|membrane|lobe|segment|duct|gland|layer|vessel|nerve|tissue|compartment|capsule|sinus|crypt|fascicle|zone');
-const MODIFIERS = list('regulation|positive regulation|negative regulation|initiation|termination|maintenance|establishment|modulation|cellular response to|detection of');
-const COMPONENTS = list('membrane|complex|vesicle|granule|lumen|envelope|filament|junction|body|matrix|pore|cilium|spindle|lamina|raft|cortex|network|particle|cisterna|projection');
-const LOCATIONS = list('outer|inner|apical|basolateral|perinuclear|synaptic|endosomal|lysosomal|peroxisomal|nuclear|cytoplasmic|mitochondrial|axonal|dendritic|luminal|plasma|vacuolar|microtubule-associated|actin-based|chromatin-associated');
-const AGENTS = list('solvent vapour|particulate matter|heavy metal dust|organophosphate residue|organic dust|combustion fumes|industrial dye|plasticizer|flame retardant|mold spores|radon gas|silica dust|diesel exhaust|noise|ultraviolet light|night-shift work|secondhand smoke|arsenic-contaminated water|lead paint|fertilizer runoff');
-const SYLLABLES = list('va|lo|ri|ta|ze|mo|xa|pi|ne|ca|do|fe|gu|li|so|tra|bre|cle|flu|pra|ste|qui|ro|me|na|vo|ke|du|zi|ber');
-const STEMS = list('mab|nib|pril|olol|statin|azole|cillin|vir|tide|parin|sartan|dronate|lukast|setron|triptan|oxacin|mycin|profen|caine|dipine|zepam|tinib|glitazone|fibrate');
-const ROUTES = list('oral|intravenous|subcutaneous|topical|inhaled|intramuscular|transdermal');
-const INHERITANCE = list('autosomal dominant|autosomal recessive|X-linked|mitochondrial|multifactorial|sporadic');
-const SYSTEMS = list('nervous|cardiovascular|respiratory|digestive|urinary|reproductive|endocrine|immune|musculoskeletal|integumentary|sensory|lymphatic');
-const COMPARTMENTS = list('cytosol|nucleus|mitochondrion|endoplasmic reticulum|Golgi apparatus|plasma membrane|extracellular space|lysosome|peroxisome');
-const FREQUENCIES = list('very rare|rare|occasional|frequent|very frequent|obligate');
-const SECTIONS = list('Overview|Mechanism|Observations|Clinical notes|Experimental history|Variability|Open questions|Related findings|Methods summary|Curation notes');
-const WORDS = list('alpha|beta|gamma|delta|sigma|omega|nova|terra|lumen|vita|axis|core|flux|helix|prism|sigil|orbit|pulse|quanta|vector');
-
-interface Style {
-  /** How the text refers to this kind of entity. */
-  noun: string;
-  name(rng: Rng): string;
-  synonyms(rng: Rng, name: string): string[];
-  lead(rng: Rng, name: string): string;
-  fields(rng: Rng): Record<string, unknown>;
-}
-
-function symbol(rng: Rng): string {
-  let s = '';
-  const letters = between(rng, 2, 4);
-  for (let i = 0; i < letters; i++) s += String.fromCharCode(65 + Math.floor(rng() * 26));
-  s += String(between(rng, 1, 99));
-  if (rng() < 0.2) s += String.fromCharCode(65 + Math.floor(rng() * 6));
-  return s;
-}
-
-function drugName(rng: Rng): string {
-  let s = '';
-  const n = between(rng, 2, 3);
-  for (let i = 0; i < n; i++) s += pick(rng, SYLLABLES);
-  return capital(s + pick(rng, STEMS));
-}
-
-const STYLES: Record<string, Style> = {
-  'gene/protein': {
-    noun: 'gene',
-    name: symbol,
-    synonyms: (rng) => {
-      const out = [`${pick(rng, SUBSTANCES)} ${pick(rng, ENZYMES)} ${between(rng, 1, 40)}`];
-      if (rng() < 0.6) out.push(symbol(rng));
-      if (rng() < 0.3) out.push(symbol(rng));
-      return out;
-    },
-    lead: (rng, name) => `${name} encodes a ${pick(rng, QUALIFIERS)} ${pick(rng, ENZYMES)} involved in ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)}.`,
-    fields: (rng) => ({
-      chromosome: rng() < 0.05 ? pick(rng, ['X', 'Y', 'MT']) : String(between(rng, 1, 22)),
-      length_bp: between(rng, 800, 2_400_000),
-      exon_count: between(rng, 1, 80),
-      gc_content: round(0.35 + rng() * 0.3, 3),
-      protein_length_aa: between(rng, 50, 5_000),
-    }),
-  },
-  disease: {
-    noun: 'disease',
-    name: (rng) => `${pick(rng, DISEASE_ADJ)} ${pick(rng, ORGANS)} ${pick(rng, CONDITIONS)}${rng() < 0.3 ? ` type ${between(rng, 1, 12)}` : ''}`,
-    synonyms: (rng) => {
-      const out: string[] = [];
-      const n = between(rng, 0, 3);
-      for (let i = 0; i < n; i++) out.push(`${pick(rng, ORGANS)} ${pick(rng, CONDITIONS)} ${pick(rng, ['syndrome', 'complex', 'variant', 'form'])}`);
-      return out;
-    },
-    lead: (rng, name) => `${capital(name)} is a ${pick(rng, DISEASE_ADJ)} condition that mainly affects the ${pick(rng, ORGANS)} and, less often, the ${pick(rng, ORGANS)}.`,
-    fields: (rng) => ({
-      prevalence_per_100k: round(Math.exp(rng() * 9 - 4), 3),
-      typical_onset_age: between(rng, 0, 80),
-      inheritance: pick(rng, INHERITANCE),
-      mortality_rate: round(rng() * 0.3, 4),
-    }),
-  },
-  drug: {
-    noun: 'compound',
-    name: drugName,
-    synonyms: (rng) => {
-      const out = [`SKB-${between(rng, 1000, 99999)}`];
-      if (rng() < 0.5) out.push(drugName(rng));
-      return out;
-    },
-    lead: (rng, name) => `${name} is a ${pick(rng, ['small-molecule', 'biologic', 'peptide', 'antibody', 'prodrug'])} ${pick(rng, ENZYMES)} ${pick(rng, ['inhibitor', 'agonist', 'antagonist', 'modulator', 'activator'])} given by the ${pick(rng, ROUTES)} route.`,
-    fields: (rng) => ({
-      molecular_weight: round(120 + rng() * 1400, 2),
-      half_life_hours: round(Math.exp(rng() * 5), 1),
-      logp: round(rng() * 8 - 2, 2),
-      approval_year: rng() < 0.6 ? between(rng, 1950, 2024) : null,
-      route: pick(rng, ROUTES),
-      state: pick(rng, ['solid', 'liquid', 'gas']),
-    }),
-  },
-  phenotype: {
-    noun: 'phenotypic feature',
-    name: (rng) => `${pick(rng, DIRECTIONS)} ${pick(rng, ORGANS)} ${pick(rng, PROPERTIES)}`,
-    synonyms: (rng) => (rng() < 0.5 ? [`${pick(rng, DIRECTIONS).toLowerCase()} ${pick(rng, PROPERTIES)} of the ${pick(rng, ORGANS)}`] : []),
-    lead: (rng, name) => `${name} describes a finding in which the ${pick(rng, PROPERTIES)} of the ${pick(rng, ORGANS)} departs from the expected range.`,
-    fields: (rng) => ({
-      frequency: pick(rng, FREQUENCIES),
-      onset: pick(rng, ['antenatal', 'neonatal', 'infantile', 'childhood', 'juvenile', 'adult', 'late']),
-      annotation_count: between(rng, 0, 4000),
-    }),
-  },
-  anatomy: {
-    noun: 'anatomical structure',
-    name: (rng) => `${pick(rng, POSITIONS)} ${pick(rng, TISSUES)} of ${pick(rng, ORGANS)}`,
-    synonyms: (rng) => (rng() < 0.4 ? [`${pick(rng, ORGANS)} ${pick(rng, TISSUES)}`] : []),
-    lead: (rng, name) => `The ${name} is part of the ${pick(rng, SYSTEMS)} system and borders the ${pick(rng, POSITIONS)} ${pick(rng, TISSUES)}.`,
-    fields: (rng) => ({
-      system: pick(rng, SYSTEMS),
-      hierarchy_depth: between(rng, 1, 14),
-      cell_types: between(rng, 1, 60),
-    }),
-  },
-  biological_process: {
-    noun: 'biological process',
-    name: (rng) => `${pick(rng, MODIFIERS)} ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)}${rng() < 0.3 ? ` in ${pick(rng, ORGANS)}` : ''}`,
-    synonyms: (rng) => (rng() < 0.4 ? [`${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)} ${pick(rng, ['control', 'pathway', 'program'])}`] : []),
-    lead: (rng, name) => `${capital(name)} is a biological process that ${pick(rng, ['controls', 'tunes', 'limits', 'sustains', 'triggers'])} ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)}.`,
-    fields: (rng) => ({ hierarchy_depth: between(rng, 1, 18), annotation_count: between(rng, 1, 9000), evidence_code: pick(rng, ['EXP', 'IDA', 'IMP', 'IGI', 'IEA', 'ISS']) }),
-  },
-  molecular_function: {
-    noun: 'molecular function',
-    name: (rng) => (rng() < 0.5 ? `${pick(rng, SUBSTANCES)} ${pick(rng, ENZYMES)} activity` : `${pick(rng, SUBSTANCES)} ${pick(rng, ['binding', 'sensing', 'carrier activity', 'exchange activity'])}`),
-    synonyms: (rng) => (rng() < 0.3 ? [`${pick(rng, SUBSTANCES)} ${pick(rng, ENZYMES)}`] : []),
-    lead: (rng, name) => `${capital(name)} is a molecular function carried out in the ${pick(rng, COMPARTMENTS)}.`,
-    fields: (rng) => ({ hierarchy_depth: between(rng, 1, 15), annotation_count: between(rng, 1, 6000), ec_class: between(rng, 1, 7) }),
-  },
-  cellular_component: {
-    noun: 'cellular component',
-    name: (rng) => `${pick(rng, LOCATIONS)} ${pick(rng, COMPONENTS)}`,
-    synonyms: (rng) => (rng() < 0.3 ? [`${pick(rng, COMPONENTS)} of the ${pick(rng, COMPARTMENTS)}`] : []),
-    lead: (rng, name) => `The ${name} is a cellular component found near the ${pick(rng, COMPARTMENTS)}.`,
-    fields: (rng) => ({ hierarchy_depth: between(rng, 1, 12), diameter_nm: round(5 + rng() * 2000, 1), compartment: pick(rng, COMPARTMENTS) }),
-  },
-  pathway: {
-    noun: 'pathway',
-    name: (rng) => (rng() < 0.6 ? `${capital(pick(rng, SUBSTANCES))} ${pick(rng, PROCESSES)} pathway` : `${capital(pick(rng, ENZYMES))} ${pick(rng, ['signaling cascade', 'relay', 'feedback loop', 'network'])}`),
-    synonyms: (rng) => (rng() < 0.3 ? [`${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)}`] : []),
-    lead: (rng, name) => `The ${name} links ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)} to ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)}.`,
-    fields: (rng) => ({ step_count: between(rng, 3, 120), compartment: pick(rng, COMPARTMENTS), curated: rng() < 0.7 }),
-  },
-  exposure: {
-    noun: 'exposure',
-    name: (rng) => `${pick(rng, ['chronic', 'acute', 'occupational', 'prenatal', 'residential', 'dietary'])} ${pick(rng, AGENTS)} exposure`,
-    synonyms: (rng) => (rng() < 0.4 ? [`${pick(rng, AGENTS)} contact`] : []),
-    lead: (rng, name) => `${capital(name)} is an environmental exposure measured mostly in ${pick(rng, ['urban', 'rural', 'industrial', 'coastal'])} populations.`,
-    fields: (rng) => ({ threshold_ppm: round(Math.exp(rng() * 10 - 5), 4), route: pick(rng, ['inhalation', 'ingestion', 'dermal', 'mixed']), studies: between(rng, 1, 300) }),
-  },
-};
-
-function genericStyle(typeName: string): Style {
-  return {
-    noun: typeName.replace(/_/g, ' '),
-    name: (rng) => `${capital(pick(rng, WORDS))} ${pick(rng, WORDS)} ${between(rng, 1, 999)}`,
-    synonyms: (rng) => (rng() < 0.3 ? [`${pick(rng, WORDS)}-${between(rng, 1, 9999)}`] : []),
-    lead: (rng, name) => `${name} is a ${pick(rng, QUALIFIERS)} ${typeName.replace(/_/g, ' ')}.`,
-    fields: (rng) => ({ rank: between(rng, 1, 100_000), weight: round(rng() * 100, 2) }),
-  };
-}
-
-const SENTENCES: readonly ((rng: Rng, name: string, noun: string) => string)[] = [
-  (rng) => `It has been described in ${between(rng, 2, 400)} independent reports, mostly from ${pick(rng, METHODS)} and ${pick(rng, METHODS)}.`,
-  (rng, name) => `Changes affecting ${name} are associated with ${pick(rng, DISEASE_ADJ)} ${pick(rng, ORGANS)} ${pick(rng, CONDITIONS)}.`,
-  (rng) => `Its activity depends on ${pick(rng, SUBSTANCES)} levels and on ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)} in the ${pick(rng, ORGANS)}.`,
-  (rng, _name, noun) => `Compared with related ${noun} entries, it shows ${pick(rng, ['stronger', 'weaker', 'broader', 'narrower', 'more variable'])} effects on ${pick(rng, PROCESSES)}.`,
-  (rng) => `Measurements range from ${round(rng() * 10, 2)} to ${round(10 + rng() * 90, 2)} ${pick(rng, ['mg/L', 'units per gram', 'percent', 'nmol', 'fold change'])} across ${between(rng, 2, 60)} sampled groups.`,
-  (rng) => `Evidence is ${pick(rng, ['strongest', 'most consistent', 'weakest', 'still debated'])} in the ${pick(rng, ORGANS)}, where ${pick(rng, QUALIFIERS)} ${pick(rng, ENZYMES)} activity is ${pick(rng, ['high', 'low', 'variable', 'tightly regulated'])}.`,
-  (rng, name) => `${name} was first characterised in ${between(rng, 1890, 2023)} and reclassified ${between(rng, 1, 6)} times since.`,
-  (rng) => `Loss of function leads to ${pick(rng, DIRECTIONS).toLowerCase()} ${pick(rng, PROPERTIES)} of the ${pick(rng, ORGANS)} in ${between(rng, 3, 95)} percent of observed cases.`,
-  (rng) => `Interactions with ${pick(rng, SUBSTANCES)} ${pick(rng, ENZYMES)}s have been proposed but not confirmed by ${pick(rng, METHODS)}.`,
-  (rng) => `It is listed under ${pick(rng, SYSTEMS)} system topics and cross-referenced with ${between(rng, 1, 30)} curated sets.`,
-  (rng) => `Seasonal and age-related variation is ${pick(rng, ['negligible', 'modest', 'pronounced', 'unknown'])}, with a peak around age ${between(rng, 1, 90)}.`,
-  (rng, _name, noun) => `As a ${noun}, it is often studied together with ${pick(rng, SUBSTANCES)} ${pick(rng, PROCESSES)} and ${pick(rng, PROCESSES)}.`,
-  (rng) => `Reported effect sizes have an odds ratio of ${round(0.5 + rng() * 4, 2)} (95% interval ${round(0.3 + rng() * 0.5, 2)} to ${round(2 + rng() * 6, 2)}).`,
-  (rng) => `Annotation quality is rated ${pick(rng, ['gold', 'silver', 'bronze', 'provisional'])} after review of ${pick(rng, METHODS)}.`,
-];
-
-function paragraph(rng: Rng, name: string, noun: string, sentences: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < sentences; i++) out.push(pick(rng, SENTENCES)(rng, name, noun));
-  return out.join(' ');
-}
-
-function uniqueName(rng: Rng, style: Style, names: Set<string>): string {
-  let name = style.name(rng);
-  for (let attempt = 0; attempt < 6 && names.has(name); attempt++) name = style.name(rng);
-  if (names.has(name)) {
-    const base = name;
-    let n = 2;
-    do name = `${base} ${n++}`;
-    while (names.has(name));
-  }
-  names.add(name);
-  return name;
-}
-
-function makeEntity(rng: Rng, type: TypeSpec, names: Set<string>): { name: string; aliases: string[]; document: Record<string, unknown> } {
-  const style = type.style;
-  const name = uniqueName(rng, style, names);
-  const synonyms = style.synonyms(rng, name).filter((s) => s !== name);
-  const description = `${style.lead(rng, name)} ${paragraph(rng, name, style.noun, between(rng, 2, 7))}`;
-  const document: Record<string, unknown> = {
-    description,
-    synonyms,
-    ...style.fields(rng),
-    confidence: round(rng(), 3),
-    evidence_count: Math.floor(Math.exp(rng() * 8)),
-    references: Array.from({ length: between(rng, 0, 4) }, () => `REF:${between(rng, 100000, 9999999)}`),
-  };
-  if (rng() < 0.35) document.notes = paragraph(rng, name, style.noun, between(rng, 1, 3));
-  if (rng() < 0.03) {
-    // A few entities carry long text: several KB in sections.
-    const sections: string[] = [];
-    const count = between(rng, 4, 9);
-    for (let i = 0; i < count; i++) sections.push(`${pick(rng, SECTIONS)}\n${paragraph(rng, name, style.noun, between(rng, 6, 14))}`);
-    document.full_text = sections.join('\n\n');
-  }
-  return { name, aliases: synonyms, document };
 }

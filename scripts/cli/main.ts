@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { parseRole } from '../../lib/auth/roles';
 import { AppError } from '../../lib/errors';
+import { SHAPES } from '../../lib/ingest/generate/published';
 import { IMPORT_FORMATS } from '../../lib/ingest/readers';
 import { QUERY_FORMATS, QUERY_ORIGINS } from '../../lib/queries/types';
 import { RUN_FORMATS } from '../../lib/queries/run-files';
@@ -129,10 +130,13 @@ export function buildProgram(): Command {
 
   program
     .command('generate')
-    .description('Write a synthetic knowledge base in the native format (skewed degrees, hubs, long documents).')
-    .requiredOption('--entities <n>', 'number of entities')
-    .requiredOption('--edges <n>', 'number of edges')
-    .requiredOption('--out <dir>', 'output folder (entities.jsonl, edges.tsv)')
+    .description('Write a synthetic knowledge base in the native format, shaped like STaRK-Prime, -MAG or -Amazon (skewed degrees, hubs, long documents).')
+    .option('--shape <shape>', SHAPES.join('|'), oneOf(SHAPES), 'prime')
+    .option('--scale <f>', 'multiply the shape\'s published sizes (default 1)')
+    .option('--entities <n>', 'number of entities (default: the shape\'s published size times the scale)')
+    .option('--edges <n>', 'number of edges (default: the shape\'s edges per entity times the entities)')
+    .option('--queries <n>', 'mag, amazon: also write this many queries with answers from the graph (STaRK QA CSV + split files)')
+    .requiredOption('--out <dir>', 'output folder (entities.jsonl, edges.tsv, queries/)')
     .option('--seed <n>', 'random seed', '1')
     .option('--json', 'machine-readable summary')
     .action(async (opts) => (await load.generate()).run(opts));
