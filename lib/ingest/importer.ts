@@ -103,7 +103,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     // VACUUM sets the visibility map, so relation counts are index-only scans from the first request
     // instead of after autovacuum gets round to the new tables.
     await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}, ${staging.search}`);
-    const hubCounts = await countHubRelations(client, staging, opts.hubDegree ?? HUB_DEGREE);
+    const hubCounts = await countHubRelations(client, staging, kbId, opts.hubDegree ?? HUB_DEGREE);
 
     await report('publishing');
     const counts = await publish(client, kbId, staging, stats, hubCounts, opts);

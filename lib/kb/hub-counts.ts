@@ -18,17 +18,24 @@ export interface HubCount {
   count: number;
 }
 
+/**
+ * SQL for the per-relation counts of every entity of degree >= $2 in an entity/edge table pair of knowledge
+ * base $1 (staging or live: both carry the same indexes). The edge indexes lead with kb_id: without it in
+ * the predicates no index matches `source_id = h.id`, and each hub scans the whole edge table (minutes at
+ * Prime size). With it, each hub reads only its own index entries, index-only once the tables are vacuumed.
+ */
+export function hubCountsSql(tables: { entity: string; edge: string }): string {
+  return `SELECT h.id AS "entityId", c.type_id AS "typeId", c.direction, c.n AS count
+            FROM ${tables.entity} h CROSS JOIN LATERAL (
+                   SELECT type_id, 'out' AS direction, count(*) AS n FROM ${tables.edge} WHERE kb_id = $1 AND source_id = h.id GROUP BY type_id
+                   UNION ALL
+                   SELECT type_id, 'in', count(*) FROM ${tables.edge} WHERE kb_id = $1 AND target_id = h.id GROUP BY type_id) c
+           WHERE h.kb_id = $1 AND h.degree >= $2`;
+}
+
 /** The per-relation counts of every entity of degree >= `hubDegree` in a (staging) entity/edge table pair. */
-export async function countHubRelations(db: Queryable, tables: { entity: string; edge: string }, hubDegree: number): Promise<HubCount[]> {
-  const { rows } = await db.query<{ entityId: number; typeId: number; direction: Direction; count: string }>(
-    `SELECT h.id AS "entityId", c.type_id AS "typeId", c.direction, c.n AS count
-       FROM ${tables.entity} h CROSS JOIN LATERAL (
-              SELECT type_id, 'out' AS direction, count(*) AS n FROM ${tables.edge} WHERE source_id = h.id GROUP BY type_id
-              UNION ALL
-              SELECT type_id, 'in', count(*) FROM ${tables.edge} WHERE target_id = h.id GROUP BY type_id) c
-      WHERE h.degree >= $1`,
-    [hubDegree],
-  );
+export async function countHubRelations(db: Queryable, tables: { entity: string; edge: string }, kbId: number, hubDegree: number): Promise<HubCount[]> {
+  const { rows } = await db.query<{ entityId: number; typeId: number; direction: Direction; count: string }>(hubCountsSql(tables), [kbId, hubDegree]);
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKnowledgeBase } from '../../lib/kb/delete';
 import { relationCounts } from '../../lib/kb/entity';
+import { countHubRelations, hubCountsSql } from '../../lib/kb/hub-counts';
+import { liveTables } from '../../lib/ingest/partitions';
 import { listNeighbours } from '../../lib/kb/neighbours';
 import { neighbourhood } from '../../lib/kb/neighbourhood';
 import { openAppDatabase, pool } from '../support/app-database';
@@ -67,6 +69,28 @@ describe('stored relation counts of hub entities', () => {
     const stubbed = view.stubs.filter((s) => s.parent === hub.id);
     expect(stubbed.length).toBeGreaterThan(0);
     for (const s of stubbed) expect(s.total).toBe(expected.get(hub.external_id)!.get(`${s.relation}|${s.direction}`));
+  });
+
+  it('are counted from the hubs\' own index entries, never by scanning the edge table', async () => {
+    // The import counts in staging tables; the live partitions carry the same indexes, and the same counts.
+    const tables = liveTables(kbId);
+    const { rows } = await pool().query<{ 'QUERY PLAN': unknown[] }>(`EXPLAIN (FORMAT JSON) ${hubCountsSql(tables)}`, [kbId, 100]);
+    const scans: { type: string; relation?: string; cond?: string }[] = [];
+    const walk = (node: Record<string, unknown>) => {
+      scans.push({ type: node['Node Type'] as string, relation: node['Relation Name'] as string | undefined, cond: node['Index Cond'] as string | undefined });
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    };
+    walk((rows[0]!['QUERY PLAN'][0] as { Plan: Record<string, unknown> }).Plan);
+    const onEdges = scans.filter((s) => s.relation === tables.edge);
+    expect(onEdges.map((s) => s.type)).not.toContain('Seq Scan');
+    expect(onEdges.some((s) => /source_id = h\.id/.test(s.cond ?? ''))).toBe(true);
+    expect(onEdges.some((s) => /target_id = h\.id/.test(s.cond ?? ''))).toBe(true);
+
+    const counted = await countHubRelations(pool(), tables, kbId, 100);
+    const { rows: stored } = await pool().query<{ entityId: number; typeId: number; direction: string; count: number }>(
+      'SELECT entity_id AS "entityId", type_id AS "typeId", direction, count FROM hub_relation_count WHERE kb_id = $1', [kbId]);
+    const key = (c: { entityId: number; typeId: number; direction: string }) => `${c.entityId}|${c.typeId}|${c.direction}`;
+    expect(new Map(counted.map((c) => [key(c), c.count]))).toEqual(new Map(stored.map((c) => [key(c), c.count])));
   });
 
   it('are replaced by a re-import and go with the knowledge base', async () => {
