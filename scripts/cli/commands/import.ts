@@ -7,6 +7,7 @@ import { openSource, type ImportFormat } from '../../../lib/ingest/readers';
 import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
 import { withDatabase } from '../database';
 import { report } from '../output';
+import { formatDuration, ImportRates } from './import-progress';
 
 export interface ImportCommandOptions {
   kb: string;
@@ -19,22 +20,26 @@ export interface ImportCommandOptions {
   json?: boolean;
 }
 
-/** A progress bar on a terminal: share of the input read, rows per second, errors so far. */
+/** A progress bar on a terminal: share done, rows and megabytes per second, time left, errors so far. */
 function progressBar(enabled: boolean) {
   if (!enabled) return { update: (_p: ImportProgress) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
-    { format: '{phase} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | {errors} errors', hideCursor: true, stream: process.stderr },
+    { format: '{phase} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | {mbps} MB/s | {left} left | {errors} errors', hideCursor: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,
   );
-  const started = Date.now();
-  bar.start(100, 0, { phase: 'starting'.padEnd(12), rows: 0, rate: 0, errors: 0 });
+  const rates = new ImportRates();
+  bar.start(100, 0, { phase: 'starting'.padEnd(12), rows: 0, rate: 0, mbps: '0.0', left: '--', errors: 0 });
   return {
     update(p: ImportProgress) {
-      const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-      // After publishing, the share of documents in the search index built so far.
-      const [done, total] = p.indexTotal ? [p.indexDone ?? 0, p.indexTotal] : [p.bytesDone, p.bytesTotal];
-      const percent = total ? Math.min(100, Math.floor((100 * done) / total)) : 0;
-      bar.update(percent, { phase: p.phase.padEnd(12), rows: p.rowsRead.toLocaleString('en'), rate: Math.round(p.rowsRead / seconds).toLocaleString('en'), errors: p.errors });
+      const f = rates.figures(p);
+      bar.update(f.percent, {
+        phase: p.phase.padEnd(12),
+        rows: p.rowsRead.toLocaleString('en'),
+        rate: Math.round(f.rowsPerSecond).toLocaleString('en'),
+        mbps: f.megabytesPerSecond.toFixed(1),
+        left: formatDuration(f.secondsLeft),
+        errors: p.errors,
+      });
     },
     stop: () => bar.stop(),
   };
