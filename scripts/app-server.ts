@@ -8,9 +8,11 @@ import { warmSearchIndexes } from '../lib/retrieval/bm25-warm';
 import { resumeAbandonedJobs } from '../lib/synthesis/jobs';
 
 /**
- * The app's HTTP server, started by `skb serve`: Next.js behind a plain Node server, so that every request
- * carries the client address worked out from the socket (`next start` leaves a client's own
- * X-Forwarded-For in place, where route code cannot tell it from one a proxy wrote).
+ * The app's HTTP server, started by `skb serve` once per app process (`--workers`; node:cluster shares the port):
+ * Next.js behind a plain Node server, so that every request carries the client address worked out from the
+ * socket (`next start` leaves a client's own X-Forwarded-For in place, where route code cannot tell it from one
+ * a proxy wrote). Everything it keeps in memory is a cache or work it owns (recorded in the database with its
+ * pid), so any number of these can serve one database; docs/scaling.md says why each holds.
  */
 const { values } = parseArgs({
   options: { port: { type: 'string' }, host: { type: 'string' }, dev: { type: 'boolean', default: false }, dir: { type: 'string' } },
@@ -31,10 +33,11 @@ server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
   void handle(req, res);
 });
 server.listen(port, hostname, () => {
-  console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}`);
-  // The search index's common words, read ahead in the process that answers searches.
+  console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}, process ${process.pid}`);
+  // The search index's common words, read ahead in every process that answers searches.
   void warmSearchIndexes(pool());
-  // Synthesis jobs whose process died (a killed or restarted server) continue here where they stopped.
+  // Synthesis jobs whose process died (a killed or restarted server, a crashed app process) continue here where
+  // they stopped; each app process asks, and the claim in the database gives each job to one of them.
   void resumeAbandonedJobs(pool()).then(
     (ids) => ids.length && console.log(`Resumed synthesis job${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`),
     (err: Error) => console.warn(`Resuming synthesis jobs: ${err.message}`));

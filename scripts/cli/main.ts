@@ -112,6 +112,7 @@ export function buildProgram(): Command {
     .option('--dev', 'run the Next.js development server')
     .option('--demo', 'load the demo also on DATABASE_URL')
     .option('--no-demo', 'do not load the demo on the embedded database')
+    .option('-w, --workers <n>', 'app processes sharing the port (default: SKB_WORKERS, else one per core; at most 2 on the embedded database)')
     .action(async (opts) => (await load.serve()).run({ ...opts, dev: !!opts.dev }));
 
   program

@@ -10,30 +10,37 @@ import { seedDemo } from '../../../lib/demo/seed';
 import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
 import { removeAbandonedBuilds } from '../../../lib/retrieval/bm25-index';
 import { trustedProxyCount } from '../../../lib/http/client-address';
+import { startCluster } from '../../../lib/server/cluster';
+import { workerCount } from '../../../lib/server/workers';
 
 export interface ServeOptions {
   port: number;
   host: string;
   dev: boolean;
   demo?: boolean;
+  /** `--workers` as given; see `workerCount` for the default. */
+  workers?: string;
 }
 
 const nextBin = () => path.join(projectRoot(), 'node_modules', 'next', 'dist', 'bin', 'next');
 
 /**
  * Starts the app: the database (DATABASE_URL, or the embedded one owned by this process), migrations,
- * the demo when on the embedded database, then the app's HTTP server (scripts/app-server.ts, Next.js in
- * production or development mode) as a child process.
+ * recovery of interrupted imports and index builds and the demo when on the embedded database, all once
+ * here; then `--workers` app HTTP servers (scripts/app-server.ts, Next.js in production or development
+ * mode) as worker processes sharing the port, each replaced should it die.
  */
 export async function run(opts: ServeOptions): Promise<void> {
   trustedProxyCount(process.env.SKB_TRUSTED_PROXIES); // a bad value stops here, before any work
+  const embeddedDatabase = !process.env.DATABASE_URL;
+  const workers = workerCount({ option: opts.workers, env: process.env.SKB_WORKERS, embedded: embeddedDatabase, dev: opts.dev });
   if (!opts.dev && !fs.existsSync(path.join(projectRoot(), '.next', 'BUILD_ID'))) {
     console.log('No production build yet: building the app (about a minute, once)...');
     await runProcess(process.execPath, [nextBin(), 'build']);
   }
 
   let embedded: EmbeddedDatabase | undefined;
-  if (!process.env.DATABASE_URL) {
+  if (embeddedDatabase) {
     embedded = await openEmbedded({ owner: 'server', port: optionalPort(process.env.SKB_DB_PORT), log: console.log });
     process.env.DATABASE_URL = embedded.url;
     console.log(`Embedded database (PGlite) in ${path.join(dataDir(), 'pglite')}`);
@@ -54,21 +61,25 @@ export async function run(opts: ServeOptions): Promise<void> {
 
     const url = `http://${opts.host === '0.0.0.0' ? 'localhost' : opts.host}:${opts.port}`;
     const serverArgs = ['--port', String(opts.port), '--host', opts.host, '--dir', projectRoot(), ...(opts.dev ? ['--dev'] : [])];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot(), 'scripts', 'app-server.ts'), ...serverArgs], {
-      stdio: ['ignore', 'inherit', 'inherit'],
+    const app = startCluster({
+      workers,
+      exec: path.join(projectRoot(), 'scripts', 'app-server.ts'),
+      args: serverArgs,
+      execArgv: ['--import', 'tsx'],
       cwd: projectRoot(),
       env: {
-        ...process.env,
+        // Absolute, so that every process finds the same uploads and data folder whatever its working directory.
+        SKB_DATA_DIR: dataDir(),
         NODE_ENV: opts.dev ? 'development' : 'production',
         NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url,
         NEXTAUTH_SECRET: authSecret(),
       },
     });
-    announce(url, credentials);
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    announce(url, credentials, workers);
+    const forward = (signal: NodeJS.Signals) => app.stop(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
-    const code = await new Promise<number>((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 0 : 1))));
+    const code = await app.done;
     await stopDatabase();
     process.exitCode = code;
   } catch (err) {
@@ -110,8 +121,8 @@ function authSecret(): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-function announce(url: string, credentials: { email: string; password: string | null }[]): void {
-  const lines = [`SKB Studio: ${url}`];
+function announce(url: string, credentials: { email: string; password: string | null }[], workers: number): void {
+  const lines = [`SKB Studio: ${url} (${workers} app process${workers === 1 ? '' : 'es'})`];
   if (credentials.length) {
     lines.push('Demo accounts (email / password):');
     for (const c of credentials) lines.push(`  ${c.email.padEnd(22)} ${c.password ?? '(password set earlier)'}`);
