@@ -2,18 +2,19 @@
 // opening /kb/<slug>/graph for random and hub entities (2 hops, the 500-element budget), timed from
 // navigation to the first drawn frame of the full view.
 //
-//   npx next build && npx tsx scripts/bench/graph-render.mts [--server URL] [--database skb_bench_explorer] [--runs 30]
+//   npx next build && npx tsx scripts/bench/graph-render.mts [--server URL] [--database NAME] [--slug SLUG]
+//     [--shape mag|amazon] [--scale F] [--runs 30]
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
-import { BENCH_SLUG, ensureBenchDatabase } from './explorer-data';
+import { benchDataArgs, benchDataOptions, ensureBenchDatabase } from './explorer-data';
 import { table, time } from './measure';
 
 const { values } = parseArgs({
   options: {
-    server: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' },
-    database: { type: 'string', default: 'skb_bench_explorer' },
+    ...benchDataArgs,
     runs: { type: 'string', default: '30' },
     port: { type: 'string', default: '3299' },
   },
@@ -21,7 +22,7 @@ const { values } = parseArgs({
 const PASSWORD = 'bench-Passw0rd!';
 const base = `http://127.0.0.1:${values.port}`;
 
-const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: 130_000, edges: 8_100_000 });
+const { url, kbId, slug } = await ensureBenchDatabase(benchDataOptions(values));
 const db = new pg.Pool({ connectionString: url, max: 1 });
 const pickSql = `SELECT id FROM entity WHERE kb_id = $1`;
 const randoms = (await db.query<{ id: number }>(`${pickSql} ORDER BY hashint4(id + 17) LIMIT $2`, [kbId, Number(values.runs)])).rows.map((r) => r.id);
@@ -51,7 +52,7 @@ try {
   const elements: number[] = [];
   const drawMs: number[] = [];
   const open = async (id: number) => {
-    await page.goto(`/kb/${BENCH_SLUG}/graph?entity=${id}&hops=2`);
+    await page.goto(`/kb/${slug}/graph?entity=${id}&hops=2`);
     const canvas = page.getByTestId('graph-canvas');
     await canvas.and(page.locator('[data-render-ms][aria-busy="false"]:not([data-elements="0"])')).waitFor({ timeout: 30_000 });
     elements.push(Number(await canvas.getAttribute('data-elements')));
@@ -61,6 +62,7 @@ try {
   rows.push(await time('graph page, 2 hops: navigation to drawn view (hubs)', hubs, open));
   const sorted = [...drawMs].sort((a, b) => a - b);
   console.log(`Elements drawn: ${Math.min(...elements)}-${Math.max(...elements)}; canvas layout + first frame: p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms`);
+  console.log(`Load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(table(rows.map((r) => ({ ...r, budget: 1000 }))));
   await browser.close();
 } finally {

@@ -5,8 +5,19 @@ import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { time, type Timing } from './measure';
 
 /**
- * Search for entity names, two adjacent words of a description, one word of it, pasted questions (the first 20
- * distinct words of a description, common ones included) and a quoted phrase (strict syntax), ranked by BM25
+ * The prose of a flattened document: its description line (Prime), else its longest field line (a paper's
+ * abstract, a product review), without the `- field:` or `1. field:` labels.
+ */
+function prose(text: string): string {
+  const lines = text.split('\n').filter((l) => !/^- (name|type):/.test(l));
+  const description = lines.find((l) => l.startsWith('- description: '));
+  const longest = description ?? lines.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return longest.replace(/^\s*(?:-|\d+\.)\s*[^:]*:\s*/, '').replace(/;\s*[a-z_]+:\s*/g, ' ');
+}
+
+/**
+ * Search for entity names, two adjacent words of a description (or of the longest field), one word of it,
+ * pasted questions (the first 20 distinct words of it, common ones included) and a quoted phrase (strict syntax), ranked by BM25
  * from the index (built first if missing, not timed); then the full-text search that answers while the index is
  * built. Inputs are drawn by a hash of entity ids and `rng`.
  */
@@ -14,8 +25,8 @@ export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, 
   const pick = <T,>(xs: T[]): T => xs[Math.floor(rng() * xs.length)]!;
   const names = (await pool.query<{ name: string }>('SELECT name FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 7) LIMIT $2', [kbId, runs])).rows.map((r) => r.name);
   const descriptions = (await pool.query<{ text: string }>(
-    `SELECT left(substring(text from '- description: ([^\n]*)'), 600) AS text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 11) LIMIT $2`, [kbId, runs])).rows
-    .map((r) => (r.text ?? '').split(/[^A-Za-z]+/).filter(Boolean));
+    `SELECT left(text, 20000) AS text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 11) LIMIT $2`, [kbId, runs])).rows
+    .map((r) => prose(r.text).slice(0, 600).split(/[^A-Za-z]+/).filter(Boolean));
   const words = descriptions.map((d) => d.filter((w) => w.length > 4));
   const pairs = words.filter((w) => w.length > 3).map((w) => { const i = Math.floor(rng() * (w.length - 1)); return `${w[i]} ${w[i + 1]}`; });
   const singles = words.filter((w) => w.length > 0).map((w) => pick(w));

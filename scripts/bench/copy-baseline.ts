@@ -1,0 +1,35 @@
+// The import benchmarks' physical limit: the rows an import stored, COPY'd by the server from files into fresh
+// tables of the same shape, then the same indexes and statistics (ANALYZE). The tables are dropped afterwards.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { buildEdgeIndexes, buildEntityIndexes, createStagingTables, dropTables, liveTables } from '../../lib/ingest/partitions';
+
+const ENTITY_COLUMNS = 'id, kb_id, type_id, external_id, name, aliases, document, text, degree';
+
+/** Seconds for the COPY alone and for COPY + indexes + ANALYZE of knowledge base `kbId`'s rows. */
+export async function copyBaseline(pool: pg.Pool, kbId: number, label: string): Promise<{ copyLoadSeconds: number; copyWithIndexesSeconds: number }> {
+  const seconds = (since: number) => +((performance.now() - since) / 1000).toFixed(1);
+  const live = liveTables(kbId);
+  const dump = { entity: path.join(os.tmpdir(), `${label}-entity.copy`), edge: path.join(os.tmpdir(), `${label}-edge.copy`) };
+  const baseline = { entity: 'entity_load_900001', edge: 'edge_load_900001', search: 'entity_search_load_900001' };
+  try {
+    await pool.query(`COPY ${live.entity} (${ENTITY_COLUMNS}) TO '${dump.entity}'`);
+    await pool.query(`COPY ${live.edge} TO '${dump.edge}'`);
+    await dropTables(pool, baseline);
+    const t = performance.now();
+    await createStagingTables(pool, baseline);
+    await pool.query(`COPY ${baseline.entity} (${ENTITY_COLUMNS}) FROM '${dump.entity}'`);
+    await pool.query(`COPY ${baseline.edge} FROM '${dump.edge}'`);
+    const copyLoadSeconds = seconds(t);
+    await buildEntityIndexes(pool, baseline, kbId);
+    await buildEdgeIndexes(pool, baseline, kbId);
+    await pool.query(`ANALYZE ${baseline.entity}`);
+    await pool.query(`ANALYZE ${baseline.edge}`);
+    return { copyLoadSeconds, copyWithIndexesSeconds: seconds(t) };
+  } finally {
+    await dropTables(pool, baseline);
+    for (const f of Object.values(dump)) fs.rmSync(f, { force: true });
+  }
+}
