@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { generateAmazon } from './generate/amazon';
 import { generateMag } from './generate/mag';
 import { generatePrime, PRIME_RELATION_COUNT, PRIME_TYPE_COUNT } from './generate/prime';
 import { PUBLISHED, SHAPES, type Shape } from './generate/published';
@@ -107,11 +108,13 @@ export async function generateKnowledgeBase(opts: GenerateOptions): Promise<Gene
   const run: ShapeRun = { entities, edges, seed, outDir: path.resolve(opts.outDir), files, progress, queries };
   const out = shape === 'mag'
     ? await generateMag(run)
-    : await generatePrime({
-        ...run,
-        types: positiveInt('types', opts.types ?? PRIME_TYPE_COUNT, 1, MAX_TYPES),
-        relations: positiveInt('relations', opts.relations ?? PRIME_RELATION_COUNT, 1, MAX_RELATIONS),
-      });
+    : shape === 'amazon'
+      ? await generateAmazon(run)
+      : await generatePrime({
+          ...run,
+          types: positiveInt('types', opts.types ?? PRIME_TYPE_COUNT, 1, MAX_TYPES),
+          relations: positiveInt('relations', opts.relations ?? PRIME_RELATION_COUNT, 1, MAX_RELATIONS),
+        });
   progress({ entities, edges: out.edges });
 
   let bytes = fs.statSync(files.entities).size + fs.statSync(files.edges).size;

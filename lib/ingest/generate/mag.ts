@@ -3,7 +3,7 @@ import { PUBLISHED } from './published';
 import { outListOffsets, planGraph, type ShapeSpec } from './plan';
 import { between, capital, list, logNormal, pick, stream, type Rng } from './random';
 import { shapeSummary, type ShapeOutput, type ShapeRun } from './shape';
-import { fill, queue, takeRoundRobin, withTarget, writeStarkQueries } from './stark-queries';
+import { fill, narrow, queue, takeRoundRobin, writeStarkQueries, type OutLists } from './stark-queries';
 import { FUNCTION_WORDS, zipfVocabulary } from './vocabulary';
 
 /**
@@ -228,35 +228,26 @@ export async function generateMag(run: ShapeRun): Promise<ShapeOutput> {
   const out = shapeSummary(plan, pass, tokens);
   if (!wantQueries) return out;
   const fieldStart = types[FIELD]!.start;
-  const paperStart = types[PAPER]!.start;
+  const topicLists: OutLists = { base: types[PAPER]!.start, offsets: topicOffsets, targets: topics };
   const queryRng = stream(run.seed, 'queries');
-  /** A field of one of `pool`'s papers whose papers in `pool` number 1..MAX_ANSWERS, with them; null if none found in a few tries. */
-  const narrow = (pool: number[]): { field: number; answers: number[] } | null => {
-    for (let attempt = 0; attempt < 4 && pool.length > 0; attempt++) {
-      const paper = pool[Math.floor(queryRng() * pool.length)]! - paperStart;
-      const from = topicOffsets[paper]!;
-      const n = topicOffsets[paper + 1]! - from;
-      if (n === 0) continue;
-      const field = topics[from + Math.floor(queryRng() * n)]!;
-      const answers = withTarget(pool, topicOffsets, topics, paperStart, field);
-      if (answers.length >= 1 && answers.length <= MAX_ANSWERS) return { field, answers };
-    }
-    return null;
+  const narrowByField = (pool: number[]) => {
+    const hit = narrow(pool, topicLists, queryRng, MAX_ANSWERS);
+    return hit && { field: fieldNames[hit.value - fieldStart]!, answers: hit.answers };
   };
   const queries = takeRoundRobin([
     queue(citedSeeds, (paper, citers) => {
-      const hit = narrow(citers);
-      return hit && { text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.citing), { field: fieldNames[hit.field - fieldStart]!, title: titles.get(paper)! }), answers: hit.answers };
+      const hit = narrowByField(citers);
+      return hit && { text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.citing), { field: hit.field, title: titles.get(paper)! }), answers: hit.answers };
     }),
     queue(citingSeeds, (paper, references) => {
-      const hit = narrow(references);
-      return hit && { text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.cited), { field: fieldNames[hit.field - fieldStart]!, title: titles.get(paper)! }), answers: hit.answers };
+      const hit = narrowByField(references);
+      return hit && { text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.cited), { field: hit.field, title: titles.get(paper)! }), answers: hit.answers };
     }),
     queue(institutionSeeds, (institution, written) => {
       if (written.length > MAX_INSTITUTION_PAPERS) return null;
-      const hit = narrow([...new Set(written)]);
+      const hit = narrowByField(written);
       return hit && {
-        text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.institution), { field: fieldNames[hit.field - fieldStart]!, institution: institutionNames[institution - types[INSTITUTION]!.start]! }),
+        text: fill(pick(queryRng, MAG_QUERY_PHRASINGS.institution), { field: hit.field, institution: institutionNames[institution - types[INSTITUTION]!.start]! }),
         answers: hit.answers,
       };
     }),

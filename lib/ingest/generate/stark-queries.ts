@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { starkCsvHeader, starkCsvRow } from '../../queries/formats/stark';
 import { STARK_SPLITS, writeSplitFile } from '../../queries/formats/splits';
-import { shuffle, stream } from './random';
+import { shuffle, stream, type Rng } from './random';
 import { writeLines } from './sink';
 
 export interface GeneratedQuery {
@@ -46,19 +46,40 @@ export function fill(phrasing: string, values: Record<string, string>): string {
   return phrasing.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? `{${key}}`);
 }
 
-/** The members of `candidates` (entity indexes) whose out-list in a flat CSR (`offsets` by local index from `base`) holds `target`. */
-export function withTarget(candidates: Iterable<number>, offsets: Int32Array, targets: Int32Array, base: number, target: number): number[] {
-  const out = new Set<number>();
-  for (const c of candidates) {
-    const local = c - base;
-    for (let j = offsets[local]!; j < offsets[local + 1]!; j++) {
-      if (targets[j] === target) {
-        out.add(c);
-        break;
-      }
+/** Out-lists of one relation as a flat array: source `base + i` has targets[offsets[i] .. offsets[i + 1] - 1]. */
+export interface OutLists {
+  base: number;
+  offsets: Int32Array;
+  targets: Int32Array;
+}
+
+/** Whether `entity`'s out-list holds `target`. */
+function holds(lists: OutLists, entity: number, target: number): boolean {
+  const local = entity - lists.base;
+  for (let j = lists.offsets[local]!; j < lists.offsets[local + 1]!; j++) if (lists.targets[j] === target) return true;
+  return false;
+}
+
+/**
+ * A narrowing of `pool` (entities, repeats allowed) to those whose out-list in `lists` holds one value,
+ * taken from a random member's list so that at least one answers: the value and the members (ascending,
+ * once each) when they number 1..`max`; null when a few tries find none.
+ */
+export function narrow(pool: readonly number[], lists: OutLists, rng: Rng, max: number): { value: number; answers: number[] } | null {
+  for (let attempt = 0; attempt < 4 && pool.length > 0; attempt++) {
+    const member = pool[Math.floor(rng() * pool.length)]! - lists.base;
+    const from = lists.offsets[member]!;
+    const n = lists.offsets[member + 1]! - from;
+    if (n === 0) continue;
+    const value = lists.targets[from + Math.floor(rng() * n)]!;
+    const answers = new Set<number>();
+    for (const c of pool) {
+      if (holds(lists, c, value)) answers.add(c);
+      if (answers.size > max) break;
     }
+    if (answers.size <= max) return { value, answers: [...answers].sort((a, b) => a - b) };
   }
-  return [...out].sort((a, b) => a - b);
+  return null;
 }
 
 /** Turns a map of seeds into a source of queries: each call tries seeds until one yields a query; undefined when none are left. */

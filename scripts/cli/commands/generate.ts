@@ -26,7 +26,7 @@ function scaleOf(value: string | number | undefined): number | undefined {
 const fmt = (n: number) => n.toLocaleString('en-US');
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 /** An entity takes about as long to write as this many edges (Prime; MAG and Amazon documents are longer): weights the progress bar. */
-const ENTITY_COST: Record<Shape, number> = { prime: 20, mag: 40 };
+const ENTITY_COST: Record<Shape, number> = { prime: 20, mag: 40, amazon: 400 };
 
 export interface GenerateCliOptions {
   shape?: Shape;
