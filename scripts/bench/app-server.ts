@@ -63,7 +63,7 @@ export async function freePort(): Promise<number> {
 
 export interface AppServer {
   baseUrl: string;
-  /** The process group's leader (`skb serve`, whose child is `next start`). */
+  /** The process group's leader (`skb serve`, whose children are the app processes). */
   pid: number;
   /** The server's last 200 lines of output, kept for a failure report rather than shown over a progress bar. */
   log: string[];
@@ -71,13 +71,14 @@ export interface AppServer {
 }
 
 /**
- * Starts `skb serve` on `databaseUrl` (a free port unless one is given) in its own process group, so that
- * stopping it stops Next too, and waits until it answers.
+ * Starts `skb serve` on `databaseUrl` (a free port unless one is given; `workers` app processes, `skb serve`'s
+ * default unless given) in its own process group, so that stopping it stops Next too, and waits until it answers.
  */
-export async function startApp(databaseUrl: string, port?: number): Promise<AppServer> {
+export async function startApp(databaseUrl: string, port?: number, workers?: number): Promise<AppServer> {
   const listen = port ?? await freePort();
   const baseUrl = `http://127.0.0.1:${listen}`;
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'skb.mjs'), 'serve', '--port', String(listen)], {
+  const args = ['serve', '--port', String(listen), ...(workers ? ['--workers', String(workers)] : [])];
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'skb.mjs'), ...args], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,8 +123,8 @@ async function waitUntilUp(baseUrl: string, child: ChildProcess, log: string[]):
 }
 
 /**
- * CPU time (user and system, in seconds) the app's processes have used so far, from /proc; null where there
- * is no /proc. Clock ticks are 1/100 s on Linux.
+ * CPU time (user and system, in seconds) the app's process group (`skb serve`, which hands connections out, and
+ * its app processes) has used so far, from /proc; null where there is no /proc. Clock ticks are 1/100 s on Linux.
  */
 export function appCpuSeconds(app: AppServer): number | null {
   if (!fs.existsSync('/proc/self/stat')) return null;
@@ -140,6 +141,21 @@ export function appCpuSeconds(app: AppServer): number | null {
     if (Number(fields[2]) === app.pid) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / 100;
+}
+
+/** How many app processes `skb serve` runs (its children running the app server), as words for a report. */
+export function appProcesses(app: AppServer): string {
+  let n = 0;
+  for (const pid of fs.existsSync('/proc') ? fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)) : []) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === app.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('app-server')) n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return `${n} app process${n === 1 ? '' : 'es'}`;
 }
 
 /** The lines of the app's log that report errors, for a failure report. */

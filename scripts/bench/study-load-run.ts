@@ -240,15 +240,18 @@ async function participate(run: StudyRun, study: LoadStudy, plan: StudyLoadPlan,
 /** A well-formed token that stands for nobody. */
 const NOBODY = 'warm-up-token-that-is-not-valid0';
 
+/** Copies of each warm-up request sent at once, on as many connections, so that each of several app processes gets some. */
+const WARM_UP_COPIES = 4;
+
 /**
- * One untimed request to each participant route with a token that stands for nobody: a 404 each and nothing
+ * Untimed requests to each participant route with a token that stands for nobody: a 404 each and nothing
  * stored, but the app has loaded the routes' code, which a freshly started server does on first use.
  */
 async function warmUp(run: StudyRun, client: StudyClient): Promise<void> {
-  const tries: [RequestKind, Promise<Answer>][] = [
+  const tries: [RequestKind, Promise<Answer>][] = Array.from({ length: WARM_UP_COPIES }, (): [RequestKind, Promise<Answer>][] => [
     ['join', client.join(NOBODY)], ['open', client.open(NOBODY)], ['consent', client.consent(NOBODY)],
     ['save', client.rate(NOBODY, { itemId: 1, dimension: 'naturalness', value: 1 })], ['finish', client.finish(NOBODY)],
-  ];
+  ]).flat();
   for (const [kind, pending] of tries) {
     const answer = await pending;
     if (answer.status !== 404) run.result.problems.push(`warm-up ${kind} with a token of nobody answered ${answer.status || 'nothing'} ${errorOf(answer)}`.trim());

@@ -5,7 +5,9 @@
 //
 //   npx next build && npx tsx scripts/bench/study-load.mts [--server URL] [--database skb_bench_studies]
 //     [--participants 100] [--items 20] [--think-ms 1000] [--doubles 0.05] [--changes 0.05] [--seed 20261123] [--port N]
+//     [--workers N]
 //
+// --workers is `skb serve --workers` (app processes; its default, one per core, unless given).
 // --items is each participant's number of items; the overlap (participants per item) follows from it and the
 // 40 demo queries. --think-ms is a participant's mean pause before each request (reading the query, choosing a
 // point), jittered ±50% with the seed; 0 sends them back to back, which measures how much the app serves.
@@ -16,7 +18,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { closeDb, db, pool } from '../../lib/db/client';
-import { appCpuSeconds, describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
+import { appCpuSeconds, appProcesses, describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
 import { httpStudyClient } from './study-load-clients';
 import {
   failedInvariants, plannedRequests, prepareLoadStudy, reportTables, runStudyLoad, SAVE_BUDGET_MS, saveP95, verifyStudyLoad, type StudyLoadPlan,
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     changes: { type: 'string', default: '0.05' },
     seed: { type: 'string', default: '20261123' },
     port: { type: 'string' },
+    workers: { type: 'string' },
   },
 });
 const participants = Number(values.participants);
@@ -52,8 +55,8 @@ try {
   // exist to stop exactly such a burst from one place.
   process.env.SKB_STUDY_JOINS_PER_ADDRESS ??= String(participants);
   process.env.SKB_STUDY_JOINS_PER_LINK ??= String(participants);
-  app = await startApp(scratch.url, values.port ? Number(values.port) : undefined);
-  console.log(`App up at ${app.baseUrl}; ${participants} participants join at once ...`);
+  app = await startApp(scratch.url, values.port ? Number(values.port) : undefined, values.workers ? Number(values.workers) : undefined);
+  console.log(`App up at ${app.baseUrl} (${appProcesses(app)}); ${participants} participants join at once ...`);
   const bar = new cliProgress.SingleBar({
     format: 'load [{bar}] {value}/{total} requests | {rate} req/s', stream: process.stderr,
   }, cliProgress.Presets.shades_classic);
