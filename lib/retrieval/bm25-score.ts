@@ -2,42 +2,35 @@ import type { Queryable } from '../db/transaction';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
-import { TopK } from './top-k';
+import { scoreAll, topScores, type Postings, type QueryTerms, type Scored, type Work } from './bm25-top';
 
-/** One term's postings: the entities it occurs in and how often. */
-interface Postings {
-  entities: Int32Array;
-  tfs: Int32Array;
-}
-
-/** Every document's length, by entity id less `first` (entity ids of a knowledge base form a compact range). */
-interface Lengths {
-  first: number;
+/** Every document's length, by entity id less `first` (entity ids of a knowledge base form a compact range), and the work arrays. */
+interface Lengths extends Work {
   lengths: Int32Array;
   /** k1 · (1 − b + b · length / avgLength) per document, for `params`. */
   norm?: { params: Bm25Params; values: Float64Array };
-  /** Scoring's work arrays (a score per document, zero between queries; the slots a query touched). */
-  scores: Float64Array;
-  touched: Int32Array;
-}
-
-export interface Scored {
-  entityId: number;
-  score: number;
 }
 
 // Read postings and lengths are kept in this process (an index never changes once ready; a rebuild gets a new
-// id), so common terms are read from the database once, not for every query. Up to POSTING_BUDGET postings
-// (8 bytes each: the whole index of 130k documents of STaRK-Prime's size fits), least recently used first out;
-// lengths of the last few indexes used, with their length normalisation for the last parameters asked.
-const POSTING_BUDGET = 16_000_000;
+// id), so common terms are read from the database once, not for every query. Postings are kept up to
+// SKB_BM25_CACHE_MB megabytes (default 1,024: an index of STaRK-MAG's 1.9M documents, most of whose postings a
+// baseline over its 13,323 queries reads, fits), least recently used first out; lengths of the last few
+// indexes used, with their length normalisation for the last parameters asked.
+const CACHE_MB = Number(process.env.SKB_BM25_CACHE_MB ?? 1024);
+if (!(CACHE_MB >= 0)) throw new Error(`SKB_BM25_CACHE_MB must be a number of megabytes, found ${JSON.stringify(process.env.SKB_BM25_CACHE_MB)}`);
+const CACHE_BYTES = CACHE_MB * 2 ** 20;
+/** What a kept posting takes on average (a 4-byte entity id, a 1-byte count); read-ahead sizes use it. */
+const POSTING_BYTES = 5;
+/** How many postings the cache holds at about POSTING_BYTES each. */
+export const cachedPostingCapacity = () => Math.floor(CACHE_BYTES / POSTING_BYTES);
 const LENGTH_INDEXES = 4;
-const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<string, Lengths>; __skbBm25Cached?: { n: number } };
+const globalForCache = globalThis as unknown as { __skbBm25Postings?: Map<string, Postings>; __skbBm25Lengths?: Map<string, Lengths>; __skbBm25CachedBytes?: { n: number } };
 const postingCache = (globalForCache.__skbBm25Postings ??= new Map());
 const lengthCache = (globalForCache.__skbBm25Lengths ??= new Map());
-const cached = (globalForCache.__skbBm25Cached ??= { n: 0 });
+const cached = (globalForCache.__skbBm25CachedBytes ??= { n: 0 });
 /** An index's key in the caches: its id, and statistics that tell apart indexes of the same id in other databases (tests use several). */
 const cacheKey = (index: Bm25Index) => `${index.id}:${index.docs}:${index.avgLength}`;
+const bytesOf = (p: Postings) => p.entities.byteLength + p.tfs.byteLength;
 
 /** Packed (int4, int4) pairs as PostgreSQL sends them (big-endian), unpacked. */
 function unpack(buf: Buffer): [Int32Array, Int32Array] {
@@ -49,6 +42,38 @@ function unpack(buf: Buffer): [Int32Array, Int32Array] {
     b[i] = buf.readInt32BE(8 * i + 4);
   }
   return [a, b];
+}
+
+/**
+ * Sorts postings by entity id (two stable passes of a radix sort on 16-bit digits, counts moved alongside):
+ * the pruned scorer searches them, and PostgreSQL aggregates them in whatever order its plan reads them.
+ */
+function sortByEntity(entities: Int32Array, counts: Int32Array): [Int32Array, Int32Array] {
+  let sorted = true;
+  for (let i = 1; i < entities.length && sorted; i++) sorted = entities[i - 1]! < entities[i]!;
+  if (sorted) return [entities, counts];
+  const pass = (e: Int32Array, c: Int32Array, shift: number): [Int32Array, Int32Array] => {
+    const starts = new Int32Array(0x10001);
+    for (let i = 0; i < e.length; i++) starts[((e[i]! >>> shift) & 0xffff) + 1]! += 1;
+    for (let d = 1; d <= 0x10000; d++) starts[d]! += starts[d - 1]!;
+    const [e2, c2] = [new Int32Array(e.length), new Int32Array(e.length)];
+    for (let i = 0; i < e.length; i++) {
+      const at = starts[(e[i]! >>> shift) & 0xffff]!++;
+      e2[at] = e[i]!;
+      c2[at] = c[i]!;
+    }
+    return [e2, c2];
+  };
+  return pass(...pass(entities, counts, 0), 16);
+}
+
+/** A term's packed postings as kept: by entity id, counts in the narrowest array that holds the largest. */
+function toPostings(buf: Buffer): Postings {
+  const [entities, counts] = sortByEntity(...unpack(buf));
+  let max = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i]! > max) max = counts[i]!;
+  const tfs = max <= 0xff ? Uint8Array.from(counts) : max <= 0xffff ? Uint16Array.from(counts) : counts;
+  return { entities, tfs };
 }
 
 async function documentLengths(db: Queryable, index: Bm25Index): Promise<Lengths> {
@@ -95,16 +120,15 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): P
     `SELECT term_id AS id, string_agg(int4send(entity_id) || int4send(tf), ''::bytea) AS packed
        FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [index.id, missing]);
   for (const row of rows) {
-    const [entities, tfs] = unpack(row.packed);
-    const postings = { entities, tfs };
+    const postings = toPostings(row.packed);
     result.set(row.id, postings);
     postingCache.set(`${prefix}:${row.id}`, postings);
-    cached.n += entities.length;
+    cached.n += bytesOf(postings);
   }
   for (const [key, p] of postingCache) {
-    if (cached.n <= POSTING_BUDGET) break;
+    if (cached.n <= CACHE_BYTES) break;
     postingCache.delete(key);
-    cached.n -= p.entities.length;
+    cached.n -= bytesOf(p);
   }
   return result;
 }
@@ -132,25 +156,14 @@ function lengthNorm(lengths: Lengths, index: Bm25Index, params: Bm25Params): Flo
 /** Whether a scores higher than b: higher score, or the same and the lower entity id. */
 const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.score && a.entityId < b.entityId);
 
-/** The `depth` best of `scores` (entities with a positive score), best first. */
-function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
-  const top = new TopK(depth);
-  for (let k = 0; k < count; k++) {
-    const slot = touched[k]!;
-    top.push(scores[slot]!, slot + first, slot);
-  }
-  return top.sorted().map(({ id, score }) => ({ entityId: id, score }));
-}
-
 /**
  * Okapi BM25 over the index, term at a time: every distinct query term (analysed as the index's documents
- * were) counts once, any term may match, and the term weights (see `termWeight`) are summed per entity into
- * an array over the documents. Only the postings of the query's terms are read. `visit` sees each query's
- * scores (`scores[slot]`, entity id `slot + first`, positive for the `count` slots listed in `touched`)
- * before they are cleared for the next.
+ * were) counts once, any term may match, and the term weights (see `termWeight`) are summed per entity, rarest
+ * term first, into an array over the documents. Only the postings of the query's terms are read.
+ * `rank` sees each query's terms and the work arrays; what it leaves in `scores` it must clear.
  */
 async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[],
-  visit: (scores: Float64Array, touched: Int32Array, count: number, first: number) => T): Promise<T[]> {
+  rank: (terms: QueryTerms, lengths: Lengths, norm: Float64Array) => T): Promise<T[]> {
   const queries = texts.map((text) => [...new Set(analyse(text, index.analyzer))]);
   const words = [...new Set(queries.flat())];
   const { rows: terms } = words.length
@@ -158,31 +171,17 @@ async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params
     : { rows: [] };
   const byWord = new Map(terms.map((t) => [t.term, t]));
   const [lengths, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, terms.map((t) => t.id))]);
-  const { first, scores, touched } = lengths;
   const norm = lengthNorm(lengths, index, params);
-  return queries.map((query) => {
-    let count = 0;
-    for (const word of query) {
-      const term = byWord.get(word);
-      const p = term && postings.get(term.id);
-      if (!p) continue;
-      const w = idf(index.docs, term.df) * (params.k1 + 1);
-      for (let i = 0; i < p.entities.length; i++) {
-        const slot = p.entities[i]! - first;
-        const tf = p.tfs[i]!;
-        if (scores[slot] === 0) touched[count++] = slot;
-        scores[slot]! += (w * tf) / (tf + norm[slot]!);
-      }
-    }
-    const result = visit(scores, touched, count, first);
-    for (let k = 0; k < count; k++) scores[touched[k]!] = 0;
-    return result;
-  });
+  return queries.map((query) => rank(query.flatMap((word): QueryTerms => {
+    const term = byWord.get(word);
+    const p = term && postings.get(term.id);
+    return p ? [{ w: idf(index.docs, term.df) * (params.k1 + 1), p }] : [];
+  }).sort((a, b) => a.p.entities.length - b.p.entities.length), lengths, norm));
 }
 
 /** For each text, the top `depth` entities by BM25 with their scores, best first, ties to the lower entity id. */
 export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<Scored[][]> {
-  return accumulate(db, index, params, texts, (scores, touched, count, first) => topOf(scores, touched, count, first, depth));
+  return accumulate(db, index, params, texts, (terms, lengths, norm) => topScores(terms, lengths, norm, depth).top);
 }
 
 /**
@@ -191,7 +190,7 @@ export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Par
  * (left out of the map).
  */
 export async function bm25Positions(db: Queryable, index: Bm25Index, params: Bm25Params, text: string, entityIds: number[]): Promise<{ ranks: Map<number, number>; matched: number }> {
-  const [result] = await accumulate(db, index, params, [text], (scores, touched, count, first) => {
+  const [result] = await accumulate(db, index, params, [text], (terms, lengths, norm) => scoreAll(terms, lengths, norm, (scores, touched, count, first) => {
     const ranks = new Map<number, number>();
     for (const id of entityIds) {
       const target = { entityId: id, score: scores[id - first] ?? 0 };
@@ -204,7 +203,7 @@ export async function bm25Positions(db: Queryable, index: Bm25Index, params: Bm2
       ranks.set(id, rank);
     }
     return { ranks, matched: count };
-  });
+  }));
   return result!;
 }
 

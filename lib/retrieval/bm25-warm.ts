@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/transaction';
-import { keepPostings } from './bm25-score';
+import { cachedPostingCapacity, keepPostings } from './bm25-score';
 import { DEFAULT_ANALYZER } from './tokenise';
 import type { Bm25Index } from './bm25-index';
 
@@ -10,8 +10,8 @@ import type { Bm25Index } from './bm25-index';
  * few milliseconds when first asked for.
  */
 const COMMON_SHARE = 0.001;
-/** Postings read ahead per index at most (8 bytes each), three quarters of what the scorer keeps in all. */
-const WARM_BUDGET = 12_000_000;
+/** Postings read ahead per index at most: three quarters of what the scorer keeps in all. */
+const warmBudget = () => Math.floor(0.75 * cachedPostingCapacity());
 
 /** Keeps an index's document lengths and its commonest terms' postings in this process; how many postings. */
 export async function keepCommonPostings(db: Queryable, index: Bm25Index): Promise<number> {
@@ -19,7 +19,7 @@ export async function keepCommonPostings(db: Queryable, index: Bm25Index): Promi
     `SELECT id FROM (
        SELECT id, sum(df) OVER (ORDER BY df DESC, id) AS running FROM bm25_term
         WHERE index_id = $1 AND df >= $2) t
-      WHERE running <= $3`, [index.id, Math.max(1, Math.ceil(index.docs * COMMON_SHARE)), WARM_BUDGET]);
+      WHERE running <= $3`, [index.id, Math.max(1, Math.ceil(index.docs * COMMON_SHARE)), warmBudget()]);
   return keepPostings(db, index, rows.map((r) => r.id));
 }
 

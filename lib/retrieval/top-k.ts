@@ -27,6 +27,11 @@ export class TopK {
     return score > s || (score === s && id < this.ids[0]!);
   }
 
+  /** The worst kept score (the k-th best once k are kept); -Infinity while fewer are. */
+  lowest(): number {
+    return this.size < this.k ? -Infinity : this.scores[0]!;
+  }
+
   /** Offers a candidate; `slot` is what comes back with it (e.g. its row). */
   push(score: number, id: number, slot: number): void {
     if (!this.admits(score, id)) return;

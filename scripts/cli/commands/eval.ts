@@ -52,10 +52,22 @@ export async function run(opts: EvalOptions): Promise<void> {
       id = await evaluateRunFile(pool(), target, { name: opts.name ?? '', fileName: path.basename(opts.run), text: fs.readFileSync(opts.run, 'utf8'), format: opts.format, userId: null });
     } else {
       id = await startBaseline(pool(), target, null, baseline!);
-      // One bar: the index's documents while it is built (the first BM25 run of a variant), then the queries.
-      const bar = showBar ? new cliProgress.SingleBar({ format: '{task} [{bar}] {value}/{total} {unit}', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
-      bar?.start(1, 0, { task: 'baseline', unit: 'queries' });
-      const show = (task: string, unit: string) => (done: number, total: number) => { bar?.setTotal(total); bar?.update(done, { task, unit }); };
+      // One bar: the index's documents while it is built (the first BM25 run of a variant), then the queries,
+      // each with its rate and the time left at that rate.
+      const bar = showBar ? new cliProgress.SingleBar({ format: '{task} [{bar}] {value}/{total} {unit} | {rate}/s | {eta_formatted} left', stream: process.stderr, etaBuffer: 50 }, cliProgress.Presets.shades_classic) : null;
+      bar?.start(1, 0, { task: 'baseline', unit: 'queries', rate: 0 });
+      const show = (task: string, unit: string) => {
+        let started: { at: number; done: number } | null = null;
+        return (done: number, total: number) => {
+          // The bar starts afresh for each task, so its time left is not mixed with the other's.
+          if (!started) bar?.start(total, done, { task, unit, rate: 0 });
+          started ??= { at: performance.now(), done };
+          const seconds = (performance.now() - started.at) / 1000;
+          const rate = seconds > 0 ? Math.round((done - started.done) / seconds) : 0;
+          bar?.setTotal(total);
+          bar?.update(done, { task, unit, rate: rate.toLocaleString('en') });
+        };
+      };
       try {
         await runBaseline(pool(), target, id, null, show('baseline', 'queries'), baseline!, show('BM25 index', 'documents'));
       } finally {
