@@ -1,7 +1,7 @@
 import { writeEdges, writeEntities } from './graph';
 import { outListOffsets, planGraph, type ShapeSpec } from './plan';
 import { PUBLISHED } from './published';
-import { between, capital, list, logNormal, pick, round, stream, type Rng } from './random';
+import { between, capital, list, logNormal, pick, round, stream, uniqueName, type Rng } from './random';
 import { shapeSummary, type ShapeOutput, type ShapeRun } from './shape';
 import { fill, narrow, queue, takeRoundRobin, writeStarkQueries, type OutLists } from './stark-queries';
 import { FUNCTION_WORDS, zipfVocabulary } from './vocabulary';
@@ -85,14 +85,6 @@ const MAX_REVIEWS = 2_000;
 const MAX_QA = 200;
 /** Of the words left after title, description and features, the share that goes to reviews (the rest to Q&A). */
 const REVIEW_SHARE = 0.75;
-
-function uniqueName(make: () => string, taken: Set<string>): string {
-  let name = make();
-  for (let attempt = 0; attempt < 8 && taken.has(name); attempt++) name = make();
-  for (let n = 2; taken.has(name); n++) name = `${make()} ${n}`;
-  taken.add(name);
-  return name;
-}
 
 const words = (s: string): number => s.split(' ').length;
 const lognormalMean = (sigma: number) => Math.exp((sigma * sigma) / 2);

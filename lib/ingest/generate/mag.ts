@@ -1,7 +1,7 @@
 import { aliasTable, writeEdges, writeEntities } from './graph';
 import { PUBLISHED } from './published';
 import { outListOffsets, planGraph, type ShapeSpec } from './plan';
-import { between, capital, list, logNormal, pick, stream, type Rng } from './random';
+import { between, capital, list, logNormal, pick, stream, uniqueName, type Rng } from './random';
 import { shapeSummary, type ShapeOutput, type ShapeRun } from './shape';
 import { fill, narrow, queue, takeRoundRobin, writeStarkQueries, type OutLists } from './stark-queries';
 import { FUNCTION_WORDS, zipfVocabulary } from './vocabulary';
@@ -96,14 +96,6 @@ export const MAG_QUERY_PHRASINGS = {
 const MAX_ANSWERS = 20;
 /** An institution whose authors wrote more papers than this is not used as a query seed (its lists stay small). */
 const MAX_INSTITUTION_PAPERS = 3_000;
-
-function uniqueName(make: () => string, taken: Set<string>): string {
-  let name = make();
-  for (let attempt = 0; attempt < 8 && taken.has(name); attempt++) name = make();
-  for (let n = 2; taken.has(name); n++) name = `${make()} ${n}`;
-  taken.add(name);
-  return name;
-}
 
 const words = (s: string): number => s.split(' ').length;
 

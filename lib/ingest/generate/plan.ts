@@ -26,9 +26,15 @@ export interface ShapeSpec {
  */
 export function planGraph(spec: ShapeSpec, entities: number, edges: number, seed: number): GraphPlan {
   const n = spec.types.length;
-  const counts = entities <= n
-    ? spec.types.map((_, i) => (i < entities ? 1 : 0))
-    : allocate(entities - n, spec.types.map((t) => t.share), spec.types.map(() => Infinity)).map((c) => c + 1);
+  // In proportion (so scale 1 gives the published sizes exactly), then at least one entity per type
+  // when there are enough, taken from the largest.
+  const counts = allocate(entities, spec.types.map((t) => t.share), spec.types.map(() => Infinity));
+  for (let i = 0; i < Math.min(n, entities); i++) {
+    if (counts[i]! > 0) continue;
+    const largest = counts.indexOf(Math.max(...counts));
+    counts[largest]! -= 1;
+    counts[i] = 1;
+  }
   const types: GraphPlan['types'] = [];
   let at = 0;
   spec.types.forEach((t, i) => {

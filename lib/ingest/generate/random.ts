@@ -44,3 +44,12 @@ export function shuffle(a: Int32Array, rng: Rng): Int32Array {
   }
   return a;
 }
+
+/** A name from `make` not yet in `taken` (retried, then numbered), added to it. */
+export function uniqueName(make: () => string, taken: Set<string>): string {
+  let name = make();
+  for (let attempt = 0; attempt < 8 && taken.has(name); attempt++) name = make();
+  for (let n = 2; taken.has(name); n++) name = `${make()} ${n}`;
+  taken.add(name);
+  return name;
+}
