@@ -106,7 +106,7 @@ describe('explorer reads on a streaming replica', () => {
     expect(first.status).toBe(200);
     expect(JSON.parse(first.text).ranking).toBe('fulltext');
     const ready = async () => (await pool().query(`SELECT 1 FROM bm25_index WHERE kb_id = $1 AND status = 'READY'`, [kbId])).rowCount === 1;
-    for (let i = 0; i < 300 && !(await ready()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 450 && !(await ready()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await ready()).toBe(true);
     await cluster.waitForReplay();
     const again = JSON.parse((await call('GET', 'kbs/[slug]/search', { slug: 'ibd' }, '?q=inflammation%20of%20the%20bowel')).text);
