@@ -4,6 +4,7 @@ import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
 import { countHubRelations, HUB_DEGREE, replaceHubCounts, type HubCount } from '../kb/hub-counts';
 import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
+import { refuseOversizedEmbeddedImport } from './embedded-ceiling';
 import { rowWriter } from './row-writer';
 import { IngestIssue, type KnowledgeSource } from './source';
 import { finishJob, recordProgress, recordStep, startHeartbeat, startJob, type ImportPhase } from './jobs';
@@ -70,6 +71,7 @@ export interface ImportSummary {
 export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource, opts: ImportOptions): Promise<ImportSummary> {
   const started = Date.now();
   const log = new IssueLog(opts.onError ?? 'stop', opts.maxErrors ?? 1000);
+  await refuseOversizedEmbeddedImport(pool, opts.files);
   const { kbId, created } = await claimKnowledgeBase(pool, opts);
   const jobId = await startJob(pool, { kbId, slug: opts.slug, format: opts.format, files: opts.files, createdBy: opts.createdBy ?? null });
   const stopHeartbeat = startHeartbeat(pool, jobId);

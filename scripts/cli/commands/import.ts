@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import cliProgress from 'cli-progress';
 import { pool } from '../../../lib/db/client';
 import { importKnowledgeBase, type ImportProgress } from '../../../lib/ingest/importer';
+import { embeddedImportRefusal, inputBytes } from '../../../lib/ingest/embedded-ceiling';
 import { errorReportTsv, ImportAborted, type ErrorPolicy } from '../../../lib/ingest/issues';
 import { openSource, type ImportFormat } from '../../../lib/ingest/readers';
 import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
@@ -52,6 +53,9 @@ function writeErrorReport(file: string, errors: { file: string; line: number; re
 export async function run(files: string[], opts: ImportCommandOptions): Promise<void> {
   const missing = files.filter((f) => !fs.existsSync(f));
   if (missing.length) throw new Error(`No such file: ${missing.join(', ')}`);
+  // Without DATABASE_URL the import goes to the embedded database: refuse too large an input before starting it.
+  const refusal = process.env.DATABASE_URL ? null : embeddedImportRefusal(inputBytes(files));
+  if (refusal) throw new Error(refusal);
   const source = openSource(opts.format, files);
   const bar = progressBar(!opts.json && !!process.stderr.isTTY);
   try {
