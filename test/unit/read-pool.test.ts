@@ -5,15 +5,20 @@ import { closeDb, db, pool, readDb, readPool } from '../../lib/db/client';
 const PRIMARY = 'postgresql://app@127.0.0.1:1/skb';
 const REPLICA = 'postgresql://reader@127.0.0.1:2/skb';
 
+const before = { DATABASE_URL: process.env.DATABASE_URL, DATABASE_READ_URL: process.env.DATABASE_READ_URL };
+
 afterEach(async () => {
   await closeDb();
-  delete process.env.DATABASE_URL;
-  delete process.env.DATABASE_READ_URL;
+  for (const [name, value] of Object.entries(before)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 describe('the read pool', () => {
   it('is the primary pool when no replica is configured', () => {
     process.env.DATABASE_URL = PRIMARY;
+    delete process.env.DATABASE_READ_URL;
     expect(readPool()).toBe(pool());
     expect(readDb()).toBe(db());
   });
