@@ -259,6 +259,9 @@ function backwardsCondition(step: ResolvedStep, setSize: string, p: Params): str
   return `(${setSize} * ${p.add(10 + outDegree)}::float8 > ${p.add(step.toSize)}::float8 * (20 + LEAST(${p.add(inDegree)}::float8, ${p.add(step.fromSize)}::float8 / GREATEST(${setSize}, 1))))`;
 }
 
+/** Memory for hashing a step's set (ids, about 32 bytes each as PostgreSQL counts them: 2M ids). */
+const SET_WORK_MEM = '64MB';
+
 /**
  * Runs `fn` in a read-only transaction with JIT compilation off: the step plans carry large cost estimates
  * (for the side that does not run, too), which would otherwise trigger hundreds of milliseconds of JIT
@@ -356,6 +359,10 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
     // then merge- or hash-joins whole relations; the step plans are written as index walks, so keep them so.
     await client.query('SET LOCAL enable_mergejoin = off');
     await client.query('SET LOCAL enable_hashjoin = off');
+    // The `IN (SELECT id FROM set)` tests must be hashed subplans. PostgreSQL hashes one only when the set's
+    // estimated size fits work_mem x hash_mem_multiplier; at MAG size the estimates run to hundreds of thousands of
+    // ids (over 8 MB at the default 4 MB), and each tested row then scanned the whole set: 1.5 s for one page.
+    await client.query(`SET LOCAL work_mem = '${SET_WORK_MEM}'`);
     return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)! }, opts, index);
   });
 }
