@@ -143,10 +143,7 @@ type Spooled = [id: number, typeId: number, externalId: string, name: string, al
 
 async function readEntities(client: pg.PoolClient, kbId: number, source: KnowledgeSource, types: NameRegistry, log: IssueLog,
   counters: Counters, progress: Progress, spool: string): Promise<EntityIndex> {
-  // Internal ids of the version being replaced, so unchanged entities keep theirs.
-  const previous = new Map<string, number>();
-  const old = await client.query<{ external_id: string; id: number }>('SELECT external_id, id FROM entity WHERE kb_id = $1', [kbId]);
-  for (const r of old.rows) previous.set(r.external_id, r.id);
+  const previous = await previousIds(client, kbId);
   const allocator = new IdAllocator(client);
   const index = new EntityIndex();
   const out = fs.createWriteStream(spool);
@@ -177,6 +174,24 @@ async function readEntities(client: pg.PoolClient, kbId: number, source: Knowled
   await once(out, 'finish');
   counters.entities = index.size;
   return index;
+}
+
+/**
+ * Internal ids of the version being replaced, by external id, so unchanged entities keep theirs. Read in
+ * pages: at MAG size (1.9M entities) one result would hold every row as an object at once, on top of the map.
+ */
+export async function previousIds(client: Pick<pg.ClientBase, 'query'>, kbId: number, pageSize = 100_000): Promise<Map<string, number>> {
+  const previous = new Map<string, number>();
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<[string, number]>({
+      text: 'SELECT external_id, id FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+      values: [kbId, after, pageSize],
+      rowMode: 'array',
+    });
+    for (const [externalId, id] of rows) previous.set(externalId, id);
+    if (rows.length < pageSize) return previous;
+    after = rows[rows.length - 1]![1];
+  }
 }
 
 // Triple keys pack three ordinals below 2^17 each into one safe integer (< 2^51).
