@@ -66,15 +66,18 @@ export function scoreAll<T>(terms: QueryTerms, { first, scores, touched }: Work,
 
 /** Relative slack on the bounds below, far above the rounding of sums taken in another order. */
 const SLACK = 1e-9;
+/** Postings a search of one remaining term for one candidate is reckoned to cost, next to adding one posting. */
+const SEEK_COST = 8;
 
 /**
  * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up every posting of
- * its commonest words (MaxScore). Terms are added in order, rarest first; once the weights the remaining terms could
- * still add (each at most idf · (k1 + 1)) sum below the depth-th best partial score, no entity untouched so
- * far can reach the top, nor any touched one whose partial score plus that bound falls short. The few left
- * are scored in full, each term's count found by a galloping search of its postings, summing in the same
- * order as `scoreAll` does, so the scores are the same to the last bit. When the bound never drops low
- * enough every posting is added, as `scoreAll` does. `added`: the postings added up in full.
+ * its commonest words (MaxScore). Terms are added in order, rarest first; once the weights the remaining
+ * terms could still add (each at most idf · (k1 + 1)) sum below the depth-th best partial score, no entity
+ * untouched so far can reach the top, nor any touched one whose partial score plus that bound falls short.
+ * When the few left are cheaper to finish than the remaining postings are to add, each goes on from its
+ * partial score through the remaining terms, its count in each found by a galloping search of the term's
+ * postings: the same additions in the same order as `scoreAll`'s, so the same scores to the last bit.
+ * Otherwise every posting is added, as `scoreAll` does. `added`: the postings added up in full.
  */
 export function topScores(terms: QueryTerms, lengths: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
   const { first, scores, touched } = lengths;
@@ -86,23 +89,26 @@ export function topScores(terms: QueryTerms, lengths: Work, norm: Float64Array, 
     restPostings[i] = restPostings[i + 1]! + terms[i]!.p.entities.length;
   }
   let count = 0;
-  let done = 0;
   let added = 0;
-  let threshold = -1;
-  while (done < terms.length) {
+  let top: Scored[] | null = null;
+  for (let done = 0; done < terms.length && !top;) {
     count = addTerm(terms[done]!, first, norm, scores, touched, count);
     added += terms[done]!.p.entities.length;
     done += 1;
-    // Worth a look only when the terms left hold more postings than the scan of the touched slots costs.
+    // Worth a look only when the terms left hold more postings than a pass over the touched slots costs.
     if (count < depth || restPostings[done]! < 2 * count) continue;
     const kth = new TopK(depth);
     for (let k = 0; k < count; k++) kth.push(scores[touched[k]!]!, touched[k]!, 0);
     const floor = kth.lowest() * (1 - SLACK);
-    if (rest[done]! < floor) { threshold = floor; break; }
+    if (!(rest[done]! < floor)) continue;
+    const min = floor - rest[done]! * (1 + SLACK);
+    let left = 0;
+    for (let k = 0; k < count; k++) if (scores[touched[k]!]! >= min) left += 1;
+    if (left * (terms.length - done) * SEEK_COST < restPostings[done]!) {
+      top = finishTop(terms.slice(done), candidates(scores, touched, count, min), lengths, norm, depth);
+    }
   }
-  const top = threshold < 0
-    ? topOf(scores, touched, count, first, depth)
-    : exactTop(terms, candidates(scores, touched, count, threshold - rest[done]! * (1 + SLACK)), first, norm, depth);
+  top ??= topOf(scores, touched, count, first, depth);
   for (let k = 0; k < count; k++) scores[touched[k]!] = 0;
   return { top, added };
 }
@@ -133,16 +139,16 @@ function seek(list: Int32Array, from: number, target: number): number {
   return lo;
 }
 
-/** The `depth` best of the candidate slots (rising), each scored in full over every query term in order. */
-function exactTop(terms: QueryTerms, slots: Int32Array, first: number, norm: Float64Array, depth: number): Scored[] {
-  const cursor = new Int32Array(terms.length);
+/** The `depth` best of the candidate slots (rising), each going on from its partial score through the `remaining` terms in order. */
+function finishTop(remaining: QueryTerms, slots: Int32Array, { first, scores }: Work, norm: Float64Array, depth: number): Scored[] {
+  const cursor = new Int32Array(remaining.length);
   const top = new TopK(depth);
   for (let c = 0; c < slots.length; c++) {
     const slot = slots[c]!;
     const entity = slot + first;
-    let score = 0;
-    for (let t = 0; t < terms.length; t++) {
-      const { w, p } = terms[t]!;
+    let score = scores[slot]!;
+    for (let t = 0; t < remaining.length; t++) {
+      const { w, p } = remaining[t]!;
       const at = (cursor[t] = seek(p.entities, cursor[t]!, entity));
       if (p.entities[at] !== entity) continue;
       const tf = p.tfs[at]!;

@@ -37,10 +37,10 @@ function fullTop(terms: QueryTerms, work: Work, norm: Float64Array, depth: numbe
 }
 
 describe('BM25 top-k without every posting', () => {
-  it('ranks exactly as the full sum, to the last bit, with common words, rare words and ties', () => {
+  it('ranks exactly as the full sum, to the last bit, with common words, rare words and ties', { timeout: 60_000 }, () => {
     const { work, norm } = collection(1);
     let pruned = 0;
-    for (let q = 0; q < 200; q++) {
+    for (let q = 0; q < 120; q++) {
       const rng = mulberry32(100 + q);
       // Words in every document, in most, in some, in few: a pasted question's mix.
       const shares = [1, 0.9, 0.6, 0.3, 0.1, 0.02, 0.005, 0.001].filter(() => rng() < 0.7);
@@ -53,7 +53,7 @@ describe('BM25 top-k without every posting', () => {
       expect(work.scores.every((s) => s === 0)).toBe(true);
     }
     // Most of these queries were answered without adding up their commonest words.
-    expect(pruned).toBeGreaterThan(100);
+    expect(pruned).toBeGreaterThan(60);
   });
 
   it('adds every posting when the bound never falls below the best scores, and handles empty queries', () => {
