@@ -33,7 +33,7 @@ export interface GenerateOptions {
   outDir: string;
   /** Called every ~10k entities while writing entities and every ~100k edges, and once at the end. */
   onProgress?: (written: { entities: number; edges: number }) => void;
-  /** MAG and Amazon: also write this many queries as a STaRK QA CSV with split files (default 0). */
+  /** Also write this many queries as a STaRK QA CSV with split files (default 0). */
   queries?: number;
 }
 
@@ -100,7 +100,6 @@ export async function generateKnowledgeBase(opts: GenerateOptions): Promise<Gene
   if (shape !== 'prime' && (opts.types !== undefined || opts.relations !== undefined)) {
     throw new Error(`types and relations apply to the prime shape only; ${shape} has its own schema`);
   }
-  if (shape === 'prime' && queries > 0) throw new Error('queries are generated for the mag and amazon shapes only');
 
   fs.mkdirSync(opts.outDir, { recursive: true });
   const files = { entities: path.resolve(opts.outDir, 'entities.jsonl'), edges: path.resolve(opts.outDir, 'edges.tsv') };

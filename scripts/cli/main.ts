@@ -136,7 +136,7 @@ export function buildProgram(): Command {
     .option('--scale <f>', 'multiply the shape\'s published sizes (default 1)')
     .option('--entities <n>', 'number of entities (default: the shape\'s published size times the scale)')
     .option('--edges <n>', 'number of edges (default: the shape\'s edges per entity times the entities)')
-    .option('--queries <n>', 'mag, amazon: also write this many queries with answers from the graph (STaRK QA CSV + split files)')
+    .option('--queries <n>', 'also write this many queries with answers from the graph (STaRK QA CSV + split files)')
     .requiredOption('--out <dir>', 'output folder (entities.jsonl, edges.tsv, queries/)')
     .option('--seed <n>', 'random seed', '1')
     .option('--json', 'machine-readable summary')

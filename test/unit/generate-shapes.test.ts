@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateKnowledgeBase, PUBLISHED, type GenerateSummary } from '../../lib/ingest/generate';
 import { AMAZON_QUERY_PHRASINGS, AMAZON_SPEC } from '../../lib/ingest/generate/amazon';
 import { MAG_QUERY_PHRASINGS, MAG_SPEC } from '../../lib/ingest/generate/mag';
+import { PRIME_QUERY_PHRASINGS, PRIME_RELATION_PHRASES } from '../../lib/ingest/generate/prime-queries';
 import type { ShapeSpec } from '../../lib/ingest/generate/plan';
 import { IngestIssue } from '../../lib/ingest/source';
 import { cliQueryFiles, readQueryInput } from '../../lib/queries/input';
@@ -31,7 +32,7 @@ interface Loaded {
 
 let root: string;
 
-async function load(shape: 'mag' | 'amazon', scale: number, queries: number): Promise<Loaded> {
+async function load(shape: 'prime' | 'mag' | 'amazon', scale: number, queries: number): Promise<Loaded> {
   const summary = await generateKnowledgeBase({ shape, scale, queries, seed: 11, outDir: path.join(root, shape) });
   const entities = new Map<string, Entity>();
   const byName = new Map<string, string[]>();
@@ -286,6 +287,39 @@ describe('Amazon shape', () => {
   });
 });
 
+describe('Prime shape with queries', () => {
+  it('asks for the sources of two relations with named targets, answered from the graph; the graph is the same bytes as without queries', async () => {
+    const kb = await load('prime', 0.05, 150);
+    expect(kb.queries).toHaveLength(150);
+    const alternatives = (words: string[]) => words.map((w) => w.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('|');
+    const phrases = Object.entries(PRIME_RELATION_PHRASES);
+    const relationOf = new Map(phrases.map(([r, p]) => [p, r]));
+    const typeOfRelation = new Map<string, [string, string]>();
+    for (const [r, lists] of kb.out) {
+      const [s, targets] = lists.entries().next().value!;
+      typeOfRelation.set(r, [kb.entities.get(s)!.type, kb.entities.get([...targets][0]!)!.type]);
+    }
+    for (const q of kb.queries) {
+      const m = PRIME_QUERY_PHRASINGS.map((p) => new RegExp(`^${p.replace(/[.?;]/g, '\\$&')
+        .replace('{nouns}', '(?<nouns>.+?)')
+        .replace('{first}', `(?<first>${alternatives(phrases.map(([, p]) => p))})`)
+        .replace('{second}', `(?<second>${alternatives(phrases.map(([, p]) => p))})`)
+        .replace('{x}', '(?<x>.+?)').replace('{y}', '(?<y>.+?)')}$`).exec(q.text)).find(Boolean);
+      expect(m, q.text).toBeDefined();
+      const [a, b] = [relationOf.get(m!.groups!.first!)!, relationOf.get(m!.groups!.second!)!];
+      const [x] = kb.byName.get(`${typeOfRelation.get(a)![1]}:${m!.groups!.x}`)!;
+      const [y] = kb.byName.get(`${typeOfRelation.get(b)![1]}:${m!.groups!.y}`)!;
+      const expected = sorted([...kb.out.get(a)!].filter(([s, t]) => t.has(x!) && kb.out.get(b)!.get(s)?.has(y!)).map(([s]) => s));
+      expect(q.answers).toEqual(expected);
+    }
+    const plain = await generateKnowledgeBase({ shape: 'prime', scale: 0.05, seed: 11, outDir: path.join(root, 'prime-plain') });
+    for (const file of ['entities.jsonl', 'edges.tsv']) {
+      expect(fs.readFileSync(path.join(root, 'prime-plain', file)).equals(fs.readFileSync(path.join(root, 'prime', file)))).toBe(true);
+    }
+    expect(plain.files.queries).toBeUndefined();
+  }, 60_000);
+});
+
 describe('shape options', () => {
   it('takes explicit sizes for a shape and refuses prime-only options or unplaceable edges', async () => {
     const s = await generateKnowledgeBase({ shape: 'mag', entities: 400, edges: 3_000, outDir: path.join(root, 'explicit') });
@@ -293,7 +327,6 @@ describe('shape options', () => {
     expect(s.files.queries).toBeUndefined();
     await expect(generateKnowledgeBase({ shape: 'amazon', entities: 100, types: 3, outDir: path.join(root, 'x') })).rejects.toThrow(/prime shape only/);
     await expect(generateKnowledgeBase({ shape: 'mag', entities: 8, edges: 1_000, outDir: path.join(root, 'x') })).rejects.toThrow(/at most \d+ distinct edges/);
-    await expect(generateKnowledgeBase({ shape: 'prime', scale: 0.01, queries: 5, outDir: path.join(root, 'x') })).rejects.toThrow(/mag and amazon/);
     await expect(generateKnowledgeBase({ shape: 'mag', scale: 0, outDir: path.join(root, 'x') })).rejects.toThrow(/scale/);
   });
 });
@@ -302,7 +335,7 @@ describe('skb generate --shape', () => {
   it('checks --scale and --queries and writes the query files it reports', async () => {
     await expect(run({ shape: 'mag', scale: 'abc', out: path.join(root, 'cli-x') })).rejects.toThrow(/--scale must be a number/);
     await expect(run({ shape: 'mag', scale: '0.001', queries: '-3', out: path.join(root, 'cli-x') })).rejects.toThrow(/--queries must be a positive integer/);
-    await expect(run({ entities: 300, edges: 2_000, queries: 5, out: path.join(root, 'cli-x') })).rejects.toThrow(/--queries is available for --shape mag and --shape amazon/);
+    await expect(run({ entities: 300, edges: 2_000, queries: '1.5', out: path.join(root, 'cli-x') })).rejects.toThrow(/--queries/);
     expect(fs.existsSync(path.join(root, 'cli-x'))).toBe(false);
     const out: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

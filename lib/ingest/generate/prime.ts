@@ -1,7 +1,10 @@
 import { allocate } from './allocate';
 import { targetSampler, writeEdges, writeEntities, type GraphPlan, type TargetSampler } from './graph';
+import { outListOffsets } from './plan';
+import { plural, primeQueries } from './prime-queries';
 import { between, capital, list, normal, pick, round, stream, type Rng } from './random';
 import { DEFAULT_SEED, shapeSummary, type ShapeOutput, type ShapeRun } from './shape';
+import { writeStarkQueries, type OutLists } from './stark-queries';
 
 /**
  * The Prime shape (the default): ten biomedical-style entity types with skewed sizes, eighteen typed
@@ -151,11 +154,13 @@ export async function generatePrime(run: ShapeRun & { types: number; relations: 
 
   const docRng = stream(seed, 'documents');
   let names = new Set<string>();
+  const entityNames: string[] = run.queries > 0 ? new Array<string>(entities) : [];
   let tokens = 0;
   await writeEntities(files.entities, { types: schema.types.map((t, i) => ({ name: t.name, count: schema.counts[i]!, start: schema.start[i]! })) }, (t, local, id) => {
     if (local === 0) names = new Set<string>();
     const type = schema.types[t]!;
     const entity = makeEntity(docRng, type, names);
+    if (run.queries > 0) entityNames[id] = entity.name;
     tokens += wordCount(entity.name) + entity.aliases.reduce((sum, a) => sum + wordCount(a), 0) + textWords(entity.document);
     return `${JSON.stringify({ id: String(id), type: type.name, name: entity.name, aliases: entity.aliases, document: entity.document })}\n`;
   }, (written) => run.progress({ entities: written, edges: 0 }));
@@ -181,9 +186,22 @@ export async function generatePrime(run: ShapeRun & { types: number; relations: 
     outDegrees,
     samplers: schema.relations.map((r) => byType.get(r.target)),
   };
-  const pass = await writeEdges(files.edges, plan, stream(seed, 'edges'), (written) => run.progress({ entities, edges: written }));
+  // With queries: every relation's out-lists as flat arrays (Prime is small: 32 MB at its published size).
+  const lists: OutLists[] = run.queries > 0
+    ? plan.relations.map((r, ri) => {
+        const offsets = outListOffsets(plan, ri);
+        return { base: plan.types[r.source]!.start, offsets, targets: new Int32Array(offsets[offsets.length - 1]!) };
+      })
+    : [];
+  const pass = await writeEdges(files.edges, plan, stream(seed, 'edges'), (written) => run.progress({ entities, edges: written }), run.queries > 0
+    ? (source, relation, targets) => lists[relation]!.targets.set(targets, lists[relation]!.offsets[source - lists[relation]!.base]!)
+    : undefined);
   if (pass.written !== edges) throw new Error(`internal: wrote ${pass.written} edges instead of ${edges}`);
-  return shapeSummary(plan, pass, tokens);
+  const out = shapeSummary(plan, pass, tokens);
+  if (run.queries === 0) return out;
+  const nouns = schema.types.map((t) => plural(t.style.noun));
+  const queries = primeQueries(plan, lists, entityNames, nouns, run.queries, stream(seed, 'queries'));
+  return { ...out, queries: await writeStarkQueries(run.outDir, queries, seed) };
 }
 
 /** Words in a text: runs of non-space characters. */

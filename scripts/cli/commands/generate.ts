@@ -53,7 +53,6 @@ export async function run(opts: GenerateCliOptions): Promise<void> {
   const seed = seedOf(opts.seed);
   if (typeof opts.out !== 'string' || opts.out.trim() === '') throw new Error('--out must name a directory');
   if (shape === 'prime') {
-    if (queries > 0) throw new Error('--queries is available for --shape mag and --shape amazon');
     const capacity = edgeCapacity(entities, { seed });
     if (edges > capacity) {
       throw new Error(`--edges ${fmt(edges)} cannot be satisfied: ${fmt(entities)} entities hold at most ${fmt(capacity)} distinct edges ` +
