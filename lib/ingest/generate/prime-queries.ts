@@ -24,7 +24,7 @@ export const PRIME_RELATION_PHRASES: Record<string, string> = {
   linked_to: 'are linked to',
 };
 
-export const relationPhrase = (relation: string): string => PRIME_RELATION_PHRASES[relation] ?? `are linked by ${relation} to`;
+const relationPhrase = (relation: string): string => PRIME_RELATION_PHRASES[relation] ?? `are linked by ${relation} to`;
 export const plural = (noun: string): string => (noun.endsWith('s') ? `${noun}es` : `${noun}s`);
 
 /** `{nouns}` is the plural of the sources' type, `{first}` and `{second}` relation phrases, `{x}` and `{y}` names. */

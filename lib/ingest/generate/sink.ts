@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 
 /** Streaming text output with backpressure. */
-export class TextSink {
+class TextSink {
   private readonly out: fs.WriteStream;
   private failure: Error | null = null;
   private pending: string[] = [];
