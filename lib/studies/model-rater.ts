@@ -58,7 +58,7 @@ export async function listModelRatersState(db: Queryable, studyId: number): Prom
     db.query<RaterOwnerRow>(`SELECT ${OWNER_COLUMNS} FROM study_model_rater WHERE study_id = $1`, [studyId]),
   ]);
   const gone = new Set(owners.rows.filter(interrupted).map((r) => r.id));
-  return raters.map((r) => ({ ...r, interrupted: r.status === 'RUNNING' && gone.has(r.id) }));
+  return raters.map((r) => ({ ...r, interrupted: gone.has(r.id) }));
 }
 
 /** The run of a rater started here, to wait for (tests); resolved at once when none runs. */
