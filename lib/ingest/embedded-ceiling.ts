@@ -6,7 +6,7 @@ import { payloadTooLarge } from '../errors';
  * The largest input (bytes of all files together) an import into the embedded database (PGlite) takes:
  * 512 MB, room for a STaRK-Prime-sized knowledge base (333 MB). PGlite runs PostgreSQL single-threaded in
  * WASM with at most 2 GiB of memory; measured (docs/benchmarks.md, "Embedded database ceiling"), its memory
- * stayed near 0.9 GB up to 166 MB of input, but each input MB cost 3.4-4.5 s and 14-20 MB of disk, more as
+ * stayed near 0.9 GB up to 166 MB of input, but each input MB cost 3.4-4.4 s and 14-20 MB of disk, more as
  * the input grows: past this size an import would run for hours (STaRK-MAG: about 2 GB) instead of failing fast.
  */
 export const EMBEDDED_IMPORT_CEILING_BYTES = 512 * 2 ** 20;
