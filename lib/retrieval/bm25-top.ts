@@ -90,13 +90,16 @@ export function topScores(terms: QueryTerms, lengths: Work, norm: Float64Array, 
   }
   let count = 0;
   let added = 0;
+  // No partial score exceeds the weights added so far: while the remaining terms could add as much, no look can succeed.
+  let addedWeight = 0;
   let top: Scored[] | null = null;
   for (let done = 0; done < terms.length && !top;) {
     count = addTerm(terms[done]!, first, norm, scores, touched, count);
     added += terms[done]!.p.entities.length;
+    addedWeight += terms[done]!.w;
     done += 1;
     // Worth a look only when the terms left hold more postings than a pass over the touched slots costs.
-    if (count < depth || restPostings[done]! < 2 * count) continue;
+    if (count < depth || restPostings[done]! < 2 * count || rest[done]! >= addedWeight) continue;
     const kth = new TopK(depth);
     for (let k = 0; k < count; k++) kth.push(scores[touched[k]!]!, touched[k]!, 0);
     const floor = kth.lowest() * (1 - SLACK);
