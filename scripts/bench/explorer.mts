@@ -3,7 +3,8 @@
 // --shape mag|amazon [--scale F] the generator's graph of that shape (see explorer-data.ts for the database).
 //
 //   npx tsx scripts/bench/explorer.mts [--server URL] [--database NAME] [--slug SLUG] [--runs 200]
-//     [--shape prime|mag|amazon] [--scale 1] [--hub-degree N] [--hubs-per-type N] [--measures entity,search,...]
+//     [--shape prime|mag|amazon] [--scale 1] [--hub-degree N] [--hubs-per-type N] [--hub-types a,b]
+//     [--measures entity,search,...]
 //
 // The database is made on the first run (generate + import) and kept for later runs.
 import os from 'node:os';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '200' },
     'hub-degree': { type: 'string' },
     'hubs-per-type': { type: 'string' },
+    'hub-types': { type: 'string' },
     measures: { type: 'string', default: MEASURES.join(',') },
   },
 });
@@ -48,7 +50,9 @@ const SAMPLE_SQL = `SELECT e.id, e.name, t.name AS type, e.degree FROM entity e 
 // the largest of each type above it (MAG, Amazon), since MAG has thousands of fields of study with 10k+ papers.
 const randoms = await sample(`${SAMPLE_SQL} ORDER BY hashint4(e.id + 7) LIMIT $2`, [kbId, runs]);
 const hubDegree = Number(values['hub-degree'] ?? HUB_DEGREE[data.shape ?? 'prime']);
-const hubs = await chooseHubs(pool, kbId, hubDegree, Number(values['hubs-per-type'] ?? (data.shape ? 10 : 0)));
+const hubTypes = values['hub-types']?.split(',');
+const hubs = (await chooseHubs(pool, kbId, hubDegree, Number(values['hubs-per-type'] ?? (data.shape ? 10 : 0))))
+  .filter((h) => !hubTypes || hubTypes.includes(h.type));
 const mixed = [...randoms, ...hubs];
 const kbSize = (await pool.query<{ entity_count: number; edge_count: string }>('SELECT entity_count, edge_count FROM knowledge_base WHERE id = $1', [kbId])).rows[0]!;
 console.log(`${data.database}: ${kbSize.entity_count.toLocaleString('en')} entities, ${Number(kbSize.edge_count).toLocaleString('en')} edges.`);
