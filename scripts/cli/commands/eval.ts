@@ -9,6 +9,7 @@ import { evaluateRunFile, getRun, runTarget } from '../../../lib/queries/runs';
 import { querySetByName } from '../../../lib/queries/sets';
 import { withDatabase } from '../database';
 import { report } from '../output';
+import { formatDuration } from './import-progress';
 
 export interface EvalOptions {
   set: string;
@@ -54,18 +55,18 @@ export async function run(opts: EvalOptions): Promise<void> {
       id = await startBaseline(pool(), target, null, baseline!);
       // One bar: the index's documents while it is built (the first BM25 run of a variant), then the queries,
       // each with its rate and the time left at that rate.
-      const bar = showBar ? new cliProgress.SingleBar({ format: '{task} [{bar}] {value}/{total} {unit} | {rate}/s | {eta_formatted} left', stream: process.stderr, etaBuffer: 50 }, cliProgress.Presets.shades_classic) : null;
-      bar?.start(1, 0, { task: 'baseline', unit: 'queries', rate: 0 });
+      const bar = showBar ? new cliProgress.SingleBar({ format: '{task} [{bar}] {value}/{total} {unit} | {rate}/s | {left} left', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+      bar?.start(1, 0, { task: 'baseline', unit: 'queries', rate: 0, left: formatDuration(null) });
       const show = (task: string, unit: string) => {
         let started: { at: number; done: number } | null = null;
         return (done: number, total: number) => {
           // The bar starts afresh for each task, so its time left is not mixed with the other's.
-          if (!started) bar?.start(total, done, { task, unit, rate: 0 });
+          if (!started) bar?.start(total, done, { task, unit, rate: 0, left: formatDuration(null) });
           started ??= { at: performance.now(), done };
           const seconds = (performance.now() - started.at) / 1000;
-          const rate = seconds > 0 ? Math.round((done - started.done) / seconds) : 0;
+          const rate = seconds > 0 ? (done - started.done) / seconds : 0;
           bar?.setTotal(total);
-          bar?.update(done, { task, unit, rate: rate.toLocaleString('en') });
+          bar?.update(done, { task, unit, rate: Math.round(rate).toLocaleString('en'), left: formatDuration(rate > 0 ? (total - done) / rate : null) });
         };
       };
       try {
