@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '../lib/http/client-address';
 import { refuseMalformedPath } from '../lib/http/request-path';
-import { pool } from '../lib/db/client';
+import { pool, readPool } from '../lib/db/client';
 import { warmSearchIndexes } from '../lib/retrieval/bm25-warm';
 import { resumeAbandonedJobs } from '../lib/synthesis/jobs';
 
@@ -34,8 +34,9 @@ server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
 });
 server.listen(port, hostname, () => {
   console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}, process ${process.pid}`);
-  // The search index's common words, read ahead in every process that answers searches.
-  void warmSearchIndexes(pool());
+  // The search index's common words, read ahead in every process that answers searches (from the replica,
+  // when one is configured, as the searches are).
+  void warmSearchIndexes(readPool());
   // Synthesis jobs whose process died (a killed or restarted server, a crashed app process) continue here where
   // they stopped; each app process asks, and the claim in the database gives each job to one of them.
   void resumeAbandonedJobs(pool()).then(
