@@ -5,7 +5,9 @@
 //   npx next build && npx tsx scripts/bench/graph-render.mts [--server URL] [--database NAME] [--slug SLUG]
 //     [--shape mag|amazon] [--scale F] [--runs 30]
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
@@ -30,12 +32,17 @@ const hubs = (await db.query<{ id: number }>(`${pickSql} ORDER BY degree DESC LI
 await db.end();
 
 // The demo accounts give a signed-in user; the demo knowledge bases sit beside the benchmark's.
+// Its data folder (secrets, demo credentials) is a fresh temporary one.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-graph-render-'));
 const app = spawn(process.execPath, ['bin/skb.mjs', 'serve', '--port', values.port!, '--demo'], {
-  env: { ...process.env, DATABASE_URL: url, SKB_DEMO_PASSWORD: PASSWORD },
+  env: { ...process.env, DATABASE_URL: url, SKB_DEMO_PASSWORD: PASSWORD, SKB_DATA_DIR: dataDir },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+let exited: number | null | undefined;
+app.on('exit', (code) => (exited = code));
 try {
   for (let i = 0; ; i++) {
+    if (exited !== undefined) throw new Error(`the app exited (code ${exited}) before it answered`);
     if (i > 240) throw new Error('the app did not start within 2 minutes');
     if (await fetch(`${base}/login`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 500));
@@ -67,4 +74,5 @@ try {
   await browser.close();
 } finally {
   app.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
