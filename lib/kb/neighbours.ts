@@ -136,12 +136,14 @@ export async function listNeighbours(db: Queryable, kbId: number, entityId: numb
             ORDER BY e.${key} ${dir}, e.id ${dir} LIMIT $4 OFFSET $5`;
   } else {
     // Per reachable type, walk (kb_id, type_id, name) or (kb_id, type_id, degree DESC) in the wanted order,
-    // keep the rows an edge probe confirms, stop when the page is full; then merge the types.
+    // keep the rows an edge probe confirms, stop when the page is full; then merge the types. The probe is a
+    // scalar subquery, not EXISTS: PostgreSQL turns an EXISTS into a semi-join that hashes the whole group and
+    // reads every member (397 ms for an institution's 43,728 authors at MAG size), where the walk reads 800 rows (13 ms).
     params.push(ctx.reach.map((t) => t.typeId));
     sql = `SELECT p.* FROM unnest($8::int[]) AS t(type_id),
                   LATERAL (SELECT e.id, e.name, e.type_id, e.degree FROM entity e
                             WHERE e.kb_id = $1 AND e.type_id = t.type_id AND ${afterCursor}
-                              AND EXISTS (SELECT 1 FROM edge x WHERE x.kb_id = $1 AND x.${self} = $2 AND x.type_id = $3 AND x.${other} = e.id)
+                              AND (SELECT true FROM edge x WHERE x.kb_id = $1 AND x.${self} = $2 AND x.type_id = $3 AND x.${other} = e.id)
                             ORDER BY e.${key} ${dir}, e.id ${dir} LIMIT $4::int + $5::int) p
             ORDER BY p.${key} ${dir}, p.id ${dir} LIMIT $4 OFFSET $5`;
   }
