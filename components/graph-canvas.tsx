@@ -106,7 +106,7 @@ function layoutOptions(name: CanvasLayout, cy: Core): LayoutOptions {
 const STYLE: cytoscape.StylesheetJson = [
   { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 9, 'text-wrap': 'ellipsis', 'text-max-width': '110px', width: 16, height: 16, color: '#1e293b', 'min-zoomed-font-size': 5 } },
   { selector: 'node[center = 1]', style: { width: 30, height: 30, 'font-weight': 'bold', 'font-size': 11, 'border-width': 2, 'border-color': '#0f172a' } },
-  { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: 'label', height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8 } },
+  { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: (n: cytoscape.NodeSingular) => Math.max(16, String(n.data('label') ?? '').length * 5), height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8 } },
   { selector: 'node.highlight', style: { 'border-width': 3, 'border-color': '#f59e0b' } },
   { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#0f172a' } },
   { selector: 'edge', style: { width: 1, 'line-color': '#cbd5e1', 'target-arrow-color': '#cbd5e1', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.7, 'font-size': 7, color: '#64748b', 'text-rotation': 'autorotate' } },
@@ -135,7 +135,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
 
   useEffect(() => {
     if (!container.current) return;
-    const cy = cytoscape({ container: container.current, style: STYLE, minZoom: 0.05, maxZoom: 4, wheelSensitivity: 0.3 });
+    const cy = cytoscape({ container: container.current, style: STYLE, minZoom: 0.05, maxZoom: 4 });
     cy.on('tap', 'node', (event) => handlers.current.onSelect?.(event.target.id()));
     cy.on('dbltap', 'node', (event) => handlers.current.onExpand?.(event.target.id()));
     cy.on('mouseover', 'edge', (event) => event.target.addClass('hover'));
