@@ -3,11 +3,16 @@
 //
 //   npx tsx scripts/bench/import.mts [--shape prime|mag|amazon] [--scale 1] [--dir /tmp/skb-bench] [--server URL]
 //   npx tsx scripts/bench/import.mts [--entities 130000] [--edges 8100000]     (the generator's default shape)
+//   npx tsx scripts/bench/import.mts --shape mag --keep [--database NAME] [--slug SLUG]
 //
 // It reports the import's wall time per phase, peak resident memory and the disk used (the database, and
-// the knowledge base's tables and indexes).
+// the knowledge base's tables and indexes). The input is generated first, in a child process so that the
+// generator's memory is not counted, unless an earlier run left it in the folder.
 //
-// It creates and drops its own database on the server (default: the local PostgreSQL).
+// It creates and drops its own database on the server (default: the local PostgreSQL). With --keep it imports into
+// the kept database the explorer benchmarks read instead (`skb_scale_<shape>`, slug `scale-<shape>`, or --database
+// and --slug), replacing a knowledge base already under the slug.
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +25,7 @@ import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { liveTables } from '../../lib/ingest/partitions';
 import { nativeSource } from '../../lib/ingest/readers/native';
 import { copyBaseline } from './copy-baseline';
+import { benchDataOptions, ensureDatabase } from './explorer-data';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +35,10 @@ const { values } = parseArgs({
     edges: { type: 'string', default: '8100000' },
     dir: { type: 'string', default: path.join(os.tmpdir(), 'skb-bench') },
     server: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' },
+    keep: { type: 'boolean', default: false },
+    database: { type: 'string' },
+    slug: { type: 'string' },
+    'generate-only': { type: 'boolean', default: false },
   },
 });
 const SHAPES = ['prime', 'mag', 'amazon'] as const;
@@ -46,16 +56,42 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 const seconds = (since: number) => (performance.now() - since) / 1000;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
+async function generateInput() {
+  console.log(shape
+    ? `Generating the ${shape} shape at scale ${scale} into ${dir} ...`
+    : `Generating ${entities.toLocaleString('en')} entities, ${edges.toLocaleString('en')} edges into ${dir} ...`);
+  const g = await generateKnowledgeBase(shape ? { shape, scale, outDir: dir } : { entities, edges, outDir: dir });
+  console.log(`  ${g.seconds.toFixed(1)} s, max degree ${g.maxDegree.toLocaleString('en')}, ${g.hubs} hubs with 100k+ edges; peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
+}
+
 async function ensureInput() {
   const files = [path.join(dir, 'entities.jsonl'), path.join(dir, 'edges.tsv')];
   if (!files.every((f) => fs.existsSync(f))) {
-    console.log(shape
-      ? `Generating the ${shape} shape at scale ${scale} into ${dir} ...`
-      : `Generating ${entities.toLocaleString('en')} entities, ${edges.toLocaleString('en')} edges into ${dir} ...`);
-    const g = await generateKnowledgeBase(shape ? { shape, scale, outDir: dir } : { entities, edges, outDir: dir });
-    console.log(`  ${g.seconds.toFixed(1)} s, max degree ${g.maxDegree.toLocaleString('en')}, ${g.hubs} hubs with 100k+ edges`);
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...process.argv.slice(2), '--generate-only'], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`generating the input failed (exit ${code})`);
   }
   return files;
+}
+
+/** The database to import into: the kept one (--keep), or a fresh one dropped at the end. */
+async function targetDatabase(): Promise<{ url: string; name: string; slug: string; drop?: () => Promise<void> }> {
+  if (values.keep || values.database) {
+    const data = benchDataOptions({ ...values, shape, scale: String(scale), entities: String(entities), edges: String(edges) });
+    return { url: await ensureDatabase(values.server!, data.database), name: data.database, slug: data.slug! };
+  }
+  const name = `skb_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: values.server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(values.server!);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  const drop = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  };
+  return { url: url.toString(), name, slug: 'bench', drop };
 }
 
 const loadAverage = async () => (await fs.promises.readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
@@ -101,34 +137,30 @@ async function diskUsed(pool: pg.Pool, kbId: number) {
 async function main() {
   const files = await ensureInput();
   const inputBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
-  const name = `skb_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: values.server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(values.server!);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  const target = await targetDatabase();
+  const pool = new pg.Pool({ connectionString: target.url, max: 4 });
   // DROP DATABASE ... WITH (FORCE) at the end ends idle connections; that is expected.
   pool.on('error', () => {});
   try {
-    await migrate(url.toString());
+    const replace = (await pool.query('SELECT 1 FROM knowledge_base WHERE slug = $1', [target.slug])).rows.length > 0;
     const rssBefore = process.memoryUsage().rss;
     peakRss = rssBefore;
     const t0 = performance.now();
     const phaseTimes = phaseTimer();
-    const summary = await importKnowledgeBase(pool, nativeSource(files), { slug: 'bench', format: 'native', files, onProgress: (p) => phaseTimes.at(p.phase) });
+    const summary = await importKnowledgeBase(pool, nativeSource(files), { slug: target.slug, format: 'native', files, replace, visibility: 'PUBLIC', onProgress: (p) => phaseTimes.at(p.phase) });
     const importSeconds = seconds(t0);
     const phases = phaseTimes.done();
     const importPeak = Math.max(...Object.values(phases).map((p) => p.peakRssMB));
     const disk = await diskUsed(pool, summary.kbId);
 
     // The baseline: the same rows, as the import stored them, COPY'd by the server into fresh tables of the same shape.
-    const { copyLoadSeconds, copyWithIndexesSeconds } = await copyBaseline(pool, summary.kbId, name);
+    const { copyLoadSeconds, copyWithIndexesSeconds } = await copyBaseline(pool, summary.kbId, target.name);
 
     const rows = summary.entities + summary.edges;
     const result = {
       machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model}`,
       server: (await pool.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(',')[0],
+      database: values.keep || values.database ? `${target.name} (kept, slug ${target.slug})` : `${target.name} (dropped)`,
       entities: summary.entities,
       edges: summary.edges,
       inputMB: mb(inputBytes),
@@ -149,9 +181,11 @@ async function main() {
   } finally {
     clearInterval(sampler);
     await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await target.drop?.();
   }
 }
 
-await main();
+if (values['generate-only']) {
+  await generateInput();
+  clearInterval(sampler);
+} else await main();
