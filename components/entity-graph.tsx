@@ -6,7 +6,9 @@ import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import type { Neighbourhood } from '@/lib/kb/neighbourhood';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { GraphCanvas, TypeLegend, type CanvasEdge, type CanvasNode } from './graph-canvas';
+import { useKbTypes } from '@/lib/client/use-kb-types';
+import { GraphCanvas, type CanvasEdge, type CanvasNode } from './graph-canvas';
+import { TypeLegend } from './type-legend';
 
 function toCanvas(graph: Neighbourhood): { nodes: CanvasNode[]; edges: CanvasEdge[] } {
   const centre = String(graph.center.id);
@@ -32,7 +34,8 @@ export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: stri
     queryFn: () => fetchJson<Neighbourhood>(`/api/kbs/${encodeURIComponent(kbSlug)}/entities/${entityId}/neighbours`),
   });
   const canvas = useMemo(() => (data ? toCanvas(data) : null), [data]);
-  const types = useMemo(() => (data ? [...new Set([data.center, ...data.nodes].map((n) => n.type))].sort() : []), [data]);
+  const kbTypes = useKbTypes(kbSlug);
+  const shownTypes = useMemo(() => (data ? [...new Set([data.center, ...data.nodes].map((n) => n.type))] : []), [data]);
 
   if (error) return <p role="alert" className="text-sm text-red-700">Could not load neighbours: {error.message}</p>;
   const open = (id: string) => {
@@ -44,11 +47,11 @@ export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: stri
   return (
     <div>
       <div data-testid="entity-graph" aria-busy={isPending}>
-        {canvas
-          ? <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="concentric" types={types} onSelect={open} />
+        {canvas && kbTypes
+          ? <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="concentric" types={kbTypes} onSelect={open} />
           : <div className="h-96 w-full rounded border border-slate-100 bg-slate-50" />}
       </div>
-      <div className="mt-2"><TypeLegend types={types} /></div>
+      <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
       {data && (
         <p className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
           {data.nodes.length} neighbours shown

@@ -2,6 +2,9 @@
 
 import cytoscape, { type Core, type ElementDefinition, type LayoutOptions, type NodeSingular } from 'cytoscape';
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import { usePrefersDark } from '@/lib/client/use-prefers-dark';
+import { typeColour } from '@/lib/kb/type-colours';
+import { DARK_GRAPH_STYLE, graphExportBackground } from './graph-theme';
 
 export interface CanvasNode { id: string; label: string; type: string; center?: boolean; stub?: boolean }
 export interface CanvasEdge { id: string; source: string; target: string; label: string }
@@ -16,35 +19,15 @@ export interface GraphCanvasProps {
   onSelect?: (nodeId: string) => void;
   onExpand?: (nodeId: string) => void;
   highlight?: string[];
-  /** The palette order; defaults to the sorted types of `nodes`. Pass all of a knowledge base's types to keep colours stable between views. */
+  /** The knowledge base's entity types, which pick the colours (see lib/kb/type-colours); defaults to the types of `nodes`. */
   types?: string[];
   testId?: string;
   className?: string;
 }
 
-const PALETTE = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#65a30d', '#db2777', '#4b5563', '#7c3aed'];
 const STUB_COLOUR = '#cbd5e1';
 /** Above this many edges, edge labels appear only on hover: hundreds of labels are unreadable and slow to draw. */
 const ALWAYS_LABEL_EDGES = 40;
-
-/** A type's colour: its position in `types` picks from a fixed palette, so the same type list gives the same colours. */
-export function colourForType(types: string[], type: string): string {
-  const i = types.indexOf(type);
-  return i < 0 ? PALETTE[PALETTE.length - 2]! : PALETTE[i % PALETTE.length]!;
-}
-
-export function TypeLegend({ types }: { types: string[] }) {
-  return (
-    <ul className="flex flex-wrap gap-3 text-xs text-slate-600" aria-label="Legend" data-testid="graph-legend">
-      {types.map((t) => (
-        <li key={t} className="flex items-center gap-1">
-          <span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: colourForType(types, t) }} aria-hidden />
-          {t}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** Hop distance of every node from the centre nodes, ignoring edge direction (unreached nodes count as one hop further than the farthest). */
 function hopDepths(nodes: CanvasNode[], edges: CanvasEdge[]): Map<string, number> {
@@ -83,7 +66,7 @@ function toElements(nodes: CanvasNode[], edges: CanvasEdge[], types: string[]): 
       group: 'nodes' as const,
       data: {
         id: n.id, label: n.label, type: n.type, depth: depth.get(n.id) ?? 0,
-        colour: n.stub ? STUB_COLOUR : colourForType(types, n.type), center: n.center ? 1 : 0, stub: n.stub ? 1 : 0,
+        colour: n.stub ? STUB_COLOUR : typeColour(types, n.type), center: n.center ? 1 : 0, stub: n.stub ? 1 : 0,
       },
     })),
     // An edge to a node that is not drawn would make cytoscape throw; such an edge is a caller's slip, not data.
@@ -127,11 +110,12 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const cyRef = useRef<Core | null>(null);
   const handlers = useRef({ onSelect, onExpand });
   handlers.current = { onSelect, onExpand };
-  const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))].sort(), [types, nodes]);
+  const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))], [types, nodes]);
+  const dark = usePrefersDark();
 
   useImperativeHandle(ref, () => ({
-    exportPng: () => cyRef.current?.png({ full: true, bg: 'white', output: 'base64uri', scale: 2 }) ?? '',
-  }), []);
+    exportPng: () => cyRef.current?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
+  }), [dark]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -146,6 +130,10 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       cy.destroy();
     };
   }, []);
+
+  useEffect(() => {
+    cyRef.current?.style(dark ? [...STYLE, ...DARK_GRAPH_STYLE] : STYLE);
+  }, [dark]);
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -178,6 +166,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         const ms = Math.round(performance.now() - started);
         el.setAttribute('data-render-ms', String(ms));
         el.setAttribute('data-elements', String(cy.elements().length));
+        // The colour each drawn type got, for checks that every view colours a type alike.
+        el.setAttribute('data-type-colours', JSON.stringify(Object.fromEntries(cy.nodes('[stub = 0]').map((n) => [n.data('type'), n.data('colour')]))));
         el.setAttribute('aria-busy', 'false');
         performance.measure?.('skb-graph-render', { start: started, end: started + ms });
       });

@@ -7,10 +7,12 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { EntityDetail } from '@/lib/kb/entity';
 import { expansionBudget, mergeExpansion, VIEW_ELEMENT_CAP } from '@/lib/kb/graph-view';
 import type { GraphDirection, GraphView } from '@/lib/kb/neighbourhood';
+import { typeColour } from '@/lib/kb/type-colours';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { DocumentView } from './document-view';
 import { EntityPicker } from './entity-picker';
-import { CANVAS_LAYOUTS, colourForType, GraphCanvas, TypeLegend, type CanvasEdge, type CanvasLayout, type CanvasNode, type GraphCanvasHandle } from './graph-canvas';
+import { TypeLegend } from './type-legend';
+import { CANVAS_LAYOUTS, GraphCanvas, type CanvasEdge, type CanvasLayout, type CanvasNode, type GraphCanvasHandle } from './graph-canvas';
 
 export interface GraphExplorerProps {
   kbSlug: string;
@@ -250,7 +252,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
               className="h-[36rem] w-full rounded-lg border border-slate-200 bg-white" />
             {isFetching && <span className="absolute right-2 top-2 text-xs text-slate-500">Loading…</span>}
           </div>
-          <TypeLegend types={shownTypes} />
+          <TypeLegend kbTypes={types} types={shownTypes} />
           {centre && (
             <p className="text-sm" data-testid="graph-centre">
               Centre: <Link className="font-medium text-blue-700 hover:underline" href={`/kb/${encodeURIComponent(kbSlug)}/entities/${centre.id}`}>{centre.name}</Link>
@@ -284,7 +286,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
                   <li key={n.id}>
                     <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}
                       className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 ${n.id === state.selected ? 'bg-amber-50 font-medium' : ''}`}>
-                      <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: colourForType(types, n.type) }} />
+                      <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: typeColour(types, n.type) }} />
                       <span className="truncate">{n.name}</span>
                       <span className="ml-auto shrink-0 text-xs text-slate-500">{n.type}{n.depth > 0 ? ` · ${n.depth}` : ' · centre'}</span>
                     </button>

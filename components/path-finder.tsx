@@ -8,7 +8,9 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import type { MetapathSchema } from '@/lib/kb/metapath';
 import type { FoundPath, PathEntity, PathsResult } from '@/lib/kb/paths';
 import { EntityPicker } from './entity-picker';
-import { GraphCanvas, TypeLegend, type CanvasEdge, type CanvasNode } from './graph-canvas';
+import { useKbTypes } from '@/lib/client/use-kb-types';
+import { GraphCanvas, type CanvasEdge, type CanvasNode } from './graph-canvas';
+import { TypeLegend } from './type-legend';
 
 /** Most entities drawn at once; the list holds every returned path, the drawing the first ones that fit. */
 const DRAW_NODES = 150;
@@ -110,7 +112,8 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
   const byId = useMemo(() => new Map(result?.entities.map((e) => [e.id, e]) ?? []), [result]);
   const drawn = useMemo(() => (result ? drawable(result.paths) : []), [result]);
   const canvas = useMemo(() => (result ? toCanvas(result, drawn) : null), [result, drawn]);
-  const types = useMemo(() => [...new Set(canvas?.nodes.map((n) => n.type) ?? [])].sort(), [canvas]);
+  const kbTypes = useKbTypes(kbSlug);
+  const shownTypes = useMemo(() => [...new Set(canvas?.nodes.map((n) => n.type) ?? [])], [canvas]);
   const selectedPath = result?.paths.find((p) => pathKey(p) === selected);
   const highlight = useMemo(
     () => (selectedPath ? [...selectedPath.nodes.map(String), ...selectedPath.edges.map(edgeId)] : []),
@@ -185,9 +188,9 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
             })}
           </div>
           <div className="rounded-lg border border-slate-200 bg-white p-4">
-            {canvas && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="cose" types={types} highlight={highlight} testId="path-graph"
+            {canvas && kbTypes && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="cose" types={kbTypes} highlight={highlight} testId="path-graph"
               onSelect={(id) => { if (/^\d+$/.test(id)) router.push(`/kb/${kbSlug}/entities/${id}`); }} />}
-            <div className="mt-2"><TypeLegend types={types} /></div>
+            <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
             <p className="mt-1 text-xs text-slate-500" data-testid="path-graph-caption">
               {drawn.length === result.paths.length ? `All ${drawn.length} listed paths drawn.` : `The first ${drawn.length} of ${result.paths.length} listed paths drawn.`}
               {' '}Click a path to highlight it; click an entity to open it.{' '}

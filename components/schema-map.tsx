@@ -1,7 +1,8 @@
 'use client';
 
 import { useRef, useState } from 'react';
-import { GraphCanvas, TypeLegend, type CanvasLayout, type GraphCanvasHandle } from './graph-canvas';
+import { GraphCanvas, type CanvasLayout, type GraphCanvasHandle } from './graph-canvas';
+import { TypeLegend } from './type-legend';
 
 export interface SchemaMapProps {
   entityTypes: { name: string; count: number }[];
@@ -34,7 +35,7 @@ export function SchemaMap({ entityTypes, triples }: SchemaMapProps) {
         </label>
       </div>
       <GraphCanvas ref={canvas} nodes={nodes} edges={edges} layout={layout} types={types} testId="schema-map" />
-      <div className="mt-2"><TypeLegend types={types} /></div>
+      <div className="mt-2"><TypeLegend kbTypes={types} /></div>
       <p className="mt-1 text-xs text-slate-500" data-testid="schema-map-caption">
         {nodes.length} entity types, {edges.length} typed relations. Hover an edge for its relation and edge count.
       </p>
