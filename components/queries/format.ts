@@ -1,4 +1,5 @@
-/** Number and date formats shared by the query-set pages; dates in UTC so server and browser render the same. */
+/** Number and date formats shared by the query-set pages; dates as lib/format/date writes them. */
+import { formatDateTime } from '@/lib/format/date';
 
 export const fmtCount = (n: number) => n.toLocaleString('en');
 
@@ -9,6 +10,6 @@ export const fmtPercent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export const fmtPValue = (p: number) => (p < 0.001 ? '< 0.001' : p.toFixed(3));
 
-export const fmtDate = (d: string | Date) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export const fmtDate = formatDateTime;
 
 export const splitLabel = (split: string | null) => split ?? '(no split)';

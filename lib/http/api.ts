@@ -4,6 +4,7 @@ import { currentUser, type SessionUser } from '../auth/session';
 import { isConnectionError } from '../db/client';
 import { AppError, badRequest, forbidden, payloadTooLarge, unauthorized } from '../errors';
 import { idTextSchema, textProblem, textProblems, type TextProblem } from '../input';
+import { problemsText, zodProblems } from './issues';
 
 type RouteContext<P> = { params: Promise<P> };
 type Handler<P> = (ctx: { req: Request; user: SessionUser; params: P }) => Promise<unknown>;
@@ -175,7 +176,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   const bad = textProblems(value, where);
   if (bad.length) throw invalid(where, bad);
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(where, parsed.error.issues.map((i) => ({ field: i.path.join('.') || where, message: i.message })));
+  if (!parsed.success) throw invalid(where, zodProblems(parsed.error, where));
   return parsed.data;
 }
 
@@ -184,8 +185,7 @@ const MAX_REPORTED = 20;
 
 function invalid(where: string, issues: TextProblem[]): AppError {
   const shown = issues.slice(0, MAX_REPORTED);
-  const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more` : '';
-  return badRequest(`Invalid ${where}: ${shown.map((i) => `${i.field}: ${i.message}`).join('; ')}${more}`, shown);
+  return badRequest(problemsText(where, shown, issues.length - shown.length), shown);
 }
 
 /** Parses a path parameter that must be a positive integer id (the database's ids are int4). */

@@ -6,6 +6,7 @@ import type { Participation } from '@/lib/studies/participate';
 import { ApiError, requestJson } from '@/components/queries/api';
 import { Intro } from './intro';
 import { RatingSession } from './rating-session';
+import { formatDateTime } from '@/lib/format/date';
 
 /** How the participant reached the screen: a secret link, or signed in with an account. */
 export type Access = 'link' | 'account';
@@ -68,7 +69,7 @@ export function RatingScreen({ api, access }: { api: string; access: Access }) {
         <Notice testId="not-open" title={p.study.closed ? 'This study has closed' : 'This study is not open yet'}>
           {p.study.closed
             ? `It no longer takes answers.${p.ratings.length ? ' The answers you gave are kept.' : ''} Thank you for your interest.`
-            : `${p.study.opensAt && Date.parse(p.study.opensAt) > Date.now() ? `It opens on ${new Date(p.study.opensAt).toLocaleString()}.` : 'It does not take answers yet.'} Come back later through the same ${access === 'link' ? 'link' : 'page'}.`}
+            : `${p.study.opensAt && Date.parse(p.study.opensAt) > Date.now() ? `It opens on ${formatDateTime(p.study.opensAt)}.` : 'It does not take answers yet.'} Come back later through the same ${access === 'link' ? 'link' : 'page'}.`}
         </Notice>
       ) : !begun && !resuming ? (
         <Intro api={api} instructions={p.study.instructions} consent={p.study.consent} consented={consented} onStart={start} />

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatDateTime, formatDay } from '../../lib/format/date';
+import { noun, plural, pluralOf } from '../../lib/format/plural';
+import { idParam, parseWith } from '../../lib/http/api';
+import { idTextSchema } from '../../lib/input';
+
+const messageOf = (f: () => unknown) => {
+  try {
+    f();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('expected a failure');
+};
+
+describe('plurals', () => {
+  it('puts the noun in the number the count needs', () => {
+    expect(plural(1, 'entity')).toBe('1 entity');
+    expect(plural(0, 'entity')).toBe('0 entities');
+    expect(plural(2, 'edge')).toBe('2 edges');
+    expect(plural(12_000, 'edge')).toBe('12,000 edges');
+    expect(plural(1n, 'query')).toBe('1 query');
+    expect(plural(3, 'match')).toBe('3 matches');
+    expect(plural(2, 'key')).toBe('2 keys');
+    expect(plural(2, 'criterion', 'criteria')).toBe('2 criteria');
+    expect(noun(1, 'row')).toBe('row');
+    expect(noun(1.5, 'second')).toBe('seconds');
+    expect(pluralOf('study')).toBe('studies');
+  });
+});
+
+describe('dates', () => {
+  it('writes the month as a word and the time in UTC, whatever the time zone of the process', () => {
+    expect(formatDay('2026-11-25T23:59:00Z')).toBe('25 Nov 2026');
+    expect(formatDateTime('2026-11-25T14:05:59Z')).toBe('25 Nov 2026, 14:05 UTC');
+    expect(formatDateTime(new Date(Date.UTC(2026, 8, 3, 0, 3)))).toBe('3 Sep 2026, 00:03 UTC');
+    expect(formatDateTime(Date.UTC(2027, 0, 1, 9, 0))).toBe('1 Jan 2027, 09:00 UTC');
+    expect(formatDay('not a date')).toBe('unknown date');
+  });
+});
+
+describe('validation messages', () => {
+  it('says what is wrong with a whole value once, not twice', () => {
+    expect(messageOf(() => idParam('abc', 'entity id'))).toBe('Invalid entity id: must be a positive integer');
+    expect(messageOf(() => idParam('99999999999', 'run id'))).toBe('Invalid run id: must be at most 2147483647');
+  });
+
+  it('puts zod\'s defaults in plain words and names each field', () => {
+    const schema = z.object({
+      entity: idTextSchema,
+      hops: z.coerce.number().int().min(1).max(3),
+      dir: z.enum(['both', 'out', 'in']),
+      q: z.string().trim().min(1),
+      tags: z.array(z.string()).max(2),
+      name: z.string(),
+    });
+    expect(messageOf(() => parseWith(schema, { entity: 'x', hops: '9', dir: 'nope', q: ' ', tags: ['a', 'b', 'c'] }, 'query'))).toBe(
+      'Invalid query: entity: must be a positive integer; hops: must be at most 3; dir: must be one of both, out, in; '
+      + 'q: must not be empty; tags: must have at most 2 values; name: is required');
+  });
+
+  it('reports a problem the schema raises twice only once', () => {
+    const schema = z.object({ a: z.union([z.literal('x'), z.literal('y')]) });
+    expect(messageOf(() => parseWith(schema, { a: 'z' }, 'body'))).toBe('Invalid body: a: is not valid');
+  });
+});
