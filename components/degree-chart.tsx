@@ -1,6 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartFrame } from './chart-frame';
 
 interface Bucket {
   min: number;
@@ -14,9 +15,10 @@ const label = (b: Bucket) => (b.min === b.max ? String(b.min) : `${b.min.toLocal
 export function DegreeChart({ buckets }: { buckets: Bucket[] }) {
   const data = buckets.map((b) => ({ range: label(b), entities: b.count }));
   return (
-    <div className="h-64 w-full" data-testid="degree-chart" role="img" aria-label="Degree distribution">
+    <ChartFrame label="Degree distribution: entities per range of edges" testId="degree-chart"
+      table={{ columns: ['Edges per entity', 'Entities'], rows: data.map((d) => ({ key: d.range, cells: [d.range, d.entities] })) }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 24, left: 8 }}>
+        <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 24, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="range" angle={-30} textAnchor="end" interval={0} fontSize={11} label={{ value: 'edges per entity', position: 'insideBottom', offset: -18, fontSize: 11 }} />
           {/* The log axis starts below 1 so a range holding a single entity still gets a visible bar. */}
@@ -25,6 +27,6 @@ export function DegreeChart({ buckets }: { buckets: Bucket[] }) {
           <Bar dataKey="entities" fill="#2563eb" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }

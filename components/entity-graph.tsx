@@ -48,12 +48,13 @@ export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: stri
     <div>
       <div data-testid="entity-graph" aria-busy={isPending}>
         {canvas && kbTypes
-          ? <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="concentric" types={kbTypes} onSelect={open} />
+          ? <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="concentric" types={kbTypes} onSelect={open}
+              label={`Graph of the entity's neighbours`} describedBy="entity-graph-caption" />
           : <div className="h-96 w-full rounded border border-slate-100 bg-slate-50" />}
       </div>
       <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
       {data && (
-        <p className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
+        <p id="entity-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
           {data.nodes.length} neighbours shown
           {data.stubs.length > 0 ? `, ${data.stubs.reduce((s, x) => s + x.hidden, 0).toLocaleString('en')} more not drawn` : ''}.
           {' '}Click a neighbour to open it{newTab ? ' in a new tab' : ''}. <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>

@@ -23,6 +23,10 @@ export interface GraphCanvasProps {
   types?: string[];
   testId?: string;
   className?: string;
+  /** What the drawing shows, for screen readers (the canvas itself says nothing)... */
+  label: string;
+  /** ...and the id(s) of the text on the page that lists what it draws (a caption, a node list). */
+  describedBy?: string;
 }
 
 const STUB_COLOUR = '#cbd5e1';
@@ -103,7 +107,7 @@ const STYLE: cytoscape.StylesheetJson = [
  * an update to the first drawn frame is kept in `data-render-ms` (and as a performance measure).
  */
 export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(
-  { nodes, edges, layout, onSelect, onExpand, highlight, types, testId, className },
+  { nodes, edges, layout, onSelect, onExpand, highlight, types, testId, className, label, describedBy },
   ref,
 ) {
   const container = useRef<HTMLDivElement>(null);
@@ -186,5 +190,5 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     });
   }, [highlight, nodes, edges]);
 
-  return <div ref={container} data-testid={testId} className={className ?? 'h-96 w-full rounded border border-slate-100 bg-slate-50'} />;
+  return <div ref={container} data-testid={testId} role="img" aria-label={label} aria-describedby={describedBy} className={className ?? 'h-96 w-full rounded border border-slate-100 bg-slate-50'} />;
 });

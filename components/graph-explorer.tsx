@@ -249,6 +249,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
           <div className="relative">
             <GraphCanvas ref={canvas} nodes={elements.nodes} edges={elements.edges} layout={state.layout} types={types}
               highlight={highlight} onSelect={onSelect} onExpand={onExpand} testId="graph-canvas"
+              label={centre ? `Graph around ${centre.name}` : 'Graph'} describedBy="graph-caption"
               className="h-[36rem] w-full rounded-lg border border-slate-200 bg-white" />
             {isFetching && <span className="absolute right-2 top-2 text-xs text-slate-500">Loading…</span>}
           </div>
@@ -260,7 +261,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
             </p>
           )}
           {current && (
-            <p className="text-xs text-slate-600" data-testid="graph-caption">
+            <p id="graph-caption" className="text-xs text-slate-600" data-testid="graph-caption">
               <span data-testid="graph-counts">{current.nodes.length} nodes, {current.edges.length} edges</span>
               {' '}within {state.hops} {state.hops === 1 ? 'hop' : 'hops'}
               {current.stubs.length > 0 && <>; {hidden.toLocaleString('en')} more neighbours in {current.stubs.length} “+N more” stubs</>}
@@ -281,7 +282,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
           {current && (
             <section className="rounded-lg border border-slate-200 bg-white p-3">
               <h2 className="mb-1 text-sm font-medium">Nodes</h2>
-              <ul className="max-h-72 overflow-y-auto text-sm" data-testid="graph-node-list">
+              <ul id="graph-node-list" aria-label="Nodes" className="max-h-72 overflow-y-auto text-sm" data-testid="graph-node-list">
                 {[...current.nodes].sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name)).map((n) => (
                   <li key={n.id}>
                     <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}

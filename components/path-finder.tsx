@@ -189,9 +189,10 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
           </div>
           <div className="rounded-lg border border-slate-200 bg-white p-4">
             {canvas && kbTypes && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="cose" types={kbTypes} highlight={highlight} testId="path-graph"
+              label={`Paths from ${result.from.name} to ${result.to.name}`} describedBy="path-graph-caption"
               onSelect={(id) => { if (/^\d+$/.test(id)) router.push(`/kb/${kbSlug}/entities/${id}`); }} />}
             <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
-            <p className="mt-1 text-xs text-slate-500" data-testid="path-graph-caption">
+            <p id="path-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="path-graph-caption">
               {drawn.length === result.paths.length ? `All ${drawn.length} listed paths drawn.` : `The first ${drawn.length} of ${result.paths.length} listed paths drawn.`}
               {' '}Click a path to highlight it; click an entity to open it.{' '}
               <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/metapaths?start=${result.from.id}`}>Metapaths from {result.from.name}</Link>

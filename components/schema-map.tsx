@@ -34,9 +34,10 @@ export function SchemaMap({ entityTypes, triples }: SchemaMapProps) {
           </select>
         </label>
       </div>
-      <GraphCanvas ref={canvas} nodes={nodes} edges={edges} layout={layout} types={types} testId="schema-map" />
+      <GraphCanvas ref={canvas} nodes={nodes} edges={edges} layout={layout} types={types} testId="schema-map"
+        label="Schema map: the entity types and the relations between them" describedBy="schema-map-caption" />
       <div className="mt-2"><TypeLegend kbTypes={types} /></div>
-      <p className="mt-1 text-xs text-slate-500" data-testid="schema-map-caption">
+      <p id="schema-map-caption" className="mt-1 text-xs text-slate-500" data-testid="schema-map-caption">
         {nodes.length} entity types, {edges.length} typed relations. Hover an edge for its relation and edge count.
       </p>
     </div>

@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { AssignmentCounts } from '@/lib/authoring/stats';
+import { ChartFrame } from '../chart-frame';
 
 /** The states an assignment is in now; together they make up every assignment. */
 const STATES = [
@@ -19,13 +20,16 @@ const STATES = [
  */
 export const inReview = (c: AssignmentCounts) => Math.max(0, c.assigned - c.active - c.returned - c.approved - c.skipped - c.expired);
 
-/** One stacked bar per annotator: their assignments by state. The numbers are also in the table beside it. */
+/** One stacked bar per annotator: their assignments by state, with the numbers in a table under it. */
 export function StatusChart({ annotators }: { annotators: (AssignmentCounts & { annotator: string })[] }) {
   const data = annotators.map((a) => ({ ...a, inReview: inReview(a) }));
   return (
-    <div className="h-72 w-full" role="img" aria-label="Assignments per annotator by state" data-testid="status-chart">
+    <ChartFrame label="Assignments per annotator by state" testId="status-chart" className="h-72" table={{
+      columns: ['Annotator', ...STATES.map((s) => s.label)],
+      rows: data.map((a) => ({ key: a.annotator, cells: [a.annotator, ...STATES.map((s) => a[s.key])] })),
+    }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+        <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="annotator" interval={0} fontSize={11} />
           <YAxis allowDecimals={false} fontSize={11} />
@@ -34,6 +38,6 @@ export function StatusChart({ annotators }: { annotators: (AssignmentCounts & { 
           {STATES.map((s) => <Bar key={s.key} dataKey={s.key} name={s.label} stackId="state" fill={s.color} isAnimationActive={false} />)}
         </BarChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }

@@ -2,21 +2,25 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { DimensionResult } from '@/lib/studies/results';
+import { ChartFrame } from '../chart-frame';
 import { fmtStat, sourceColour } from './result-format';
 
 /**
  * One dimension's ratings per point, a bar per source side by side, in percent of that source's ratings so
- * sources of different sizes compare; the legend gives each source's mean. The counts are in the table beside it.
+ * sources of different sizes compare; the legend gives each source's mean. The percentages are in a table under
+ * it, the counts in the table beside it.
  */
 export function DistributionChart({ dimension: d, anchors }: { dimension: Pick<DimensionResult, 'key' | 'label' | 'points' | 'bySource'>; anchors: Record<string, string> }) {
-  const data = d.points.map((p) => ({
-    point: anchors[p] ? `${p} ${anchors[p]}` : String(p),
-    ...Object.fromEntries(d.bySource.map((s) => [s.source, s.n ? (100 * (s.distribution[p] ?? 0)) / s.n : 0])),
-  }));
+  const share = (s: DimensionResult['bySource'][number], p: number) => (s.n ? (100 * (s.distribution[p] ?? 0)) / s.n : 0);
+  const pointLabel = (p: number) => (anchors[p] ? `${p} ${anchors[p]}` : String(p));
+  const data = d.points.map((p) => ({ point: pointLabel(p), ...Object.fromEntries(d.bySource.map((s) => [s.source, share(s, p)])) }));
   return (
-    <div className="h-72 w-full" role="img" aria-label={`${d.label}: share of ratings per point, by source`} data-testid={`distribution-${d.key}`}>
+    <ChartFrame label={`${d.label}: share of ratings per point, by source`} testId={`distribution-${d.key}`} className="h-72" table={{
+      columns: ['Point', ...d.bySource.map((s) => `${s.source} (%)`)],
+      rows: d.points.map((p) => ({ key: String(p), cells: [pointLabel(p), ...d.bySource.map((s) => share(s, p).toFixed(1))] })),
+    }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+        <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="point" interval={0} fontSize={11} />
           <YAxis fontSize={11} unit="%" domain={[0, 100]} />
@@ -27,6 +31,6 @@ export function DistributionChart({ dimension: d, anchors }: { dimension: Pick<D
           ))}
         </BarChart>
       </ResponsiveContainer>
-    </div>
+    </ChartFrame>
   );
 }
