@@ -1,13 +1,18 @@
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { readPool } from '@/lib/db/client';
+import { checkGraphPage } from '@/lib/kb/explorer-pages';
 import { kbStatistics } from '@/lib/kb/stats';
 import { GraphExplorer } from '@/components/graph-explorer';
+import { ExplorerProblem } from '@/components/page-problem';
 
 export default async function GraphPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/graph`, await searchParams), 'kb:browse');
+  const query = await searchParams;
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/graph`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
+  const problem = await checkGraphPage(readPool(), kb.id, `/kb/${kb.slug}/graph`, query);
+  if (problem) return <ExplorerProblem title={`Graph of ${kb.name}`} problem={problem} />;
   const stats = await kbStatistics(readPool(), kb.id, 12);
   return (
     <section className="space-y-4">

@@ -1,14 +1,20 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { readPool } from '@/lib/db/client';
+import { checkMetapathsPage } from '@/lib/kb/explorer-pages';
+import { ExplorerProblem } from '@/components/page-problem';
 import { MetapathBuilder } from '@/components/metapath-builder';
 
 export const metadata: Metadata = { title: 'Metapaths' };
 
 export default async function MetapathsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/metapaths`, await searchParams), 'kb:browse');
+  const query = await searchParams;
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/metapaths`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
+  const problem = await checkMetapathsPage(readPool(), kb.id, `/kb/${kb.slug}/metapaths`, query);
+  if (problem) return <ExplorerProblem title={'Metapaths'} problem={problem} />;
   return (
     <section className="space-y-4">
       <div>

@@ -1,14 +1,20 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { readPool } from '@/lib/db/client';
+import { checkPathsPage } from '@/lib/kb/explorer-pages';
+import { ExplorerProblem } from '@/components/page-problem';
 import { PathFinder } from '@/components/path-finder';
 
 export const metadata: Metadata = { title: 'Paths' };
 
 export default async function PathsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/paths`, await searchParams), 'kb:browse');
+  const query = await searchParams;
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/paths`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
+  const problem = await checkPathsPage(readPool(), kb.id, `/kb/${kb.slug}/paths`, query);
+  if (problem) return <ExplorerProblem title={'Paths'} problem={problem} />;
   return (
     <section className="space-y-4">
       <div>

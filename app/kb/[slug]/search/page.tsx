@@ -1,13 +1,18 @@
 import { Suspense } from 'react';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
-import { readDb } from '@/lib/db/client';
+import { readDb, readPool } from '@/lib/db/client';
+import { checkSearchPage } from '@/lib/kb/explorer-pages';
 import { kbSchemaSummary } from '@/lib/kb/schema-summary';
+import { ExplorerProblem } from '@/components/page-problem';
 import { SearchView } from '@/components/search-view';
 
 export default async function SearchPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { slug } = await params;
-  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/search`, await searchParams), 'kb:browse');
+  const query = await searchParams;
+  const user = await requirePageUser(pathWithQuery(`/kb/${slug}/search`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
+  const problem = await checkSearchPage(readPool(), kb.id, `/kb/${kb.slug}/search`, query);
+  if (problem) return <ExplorerProblem title={`Search ${kb.name}`} problem={problem} />;
   const { nodeTypes } = await kbSchemaSummary(readDb(), kb.id);
   const types = nodeTypes.map((t) => ({ name: t.name, count: t.entityCount })).sort((a, b) => a.name.localeCompare(b.name));
   return (

@@ -1,21 +1,24 @@
 import Link from 'next/link';
-import { orNotFound, pageId, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
+import { findById } from '@/lib/http/page-query';
 import { readPool } from '@/lib/db/client';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
 import { CountTable } from '@/components/count-table';
 import { DocumentView } from '@/components/document-view';
 import { EntityGraph } from '@/components/entity-graph';
 import { NeighbourList } from '@/components/neighbour-list';
+import { ExplorerProblem } from '@/components/page-problem';
 import { RetrieverView } from '@/components/retriever-view';
 
 export default async function EntityPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
   const user = await requirePageUser(`/kb/${slug}/entities/${id}`, 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const entityId = pageId(id);
-  const entity = await orNotFound(getEntity(readPool(), kb.id, entityId));
-  const relations = await relationCounts(readPool(), kb.id, entityId);
   const base = `/kb/${kb.slug}`;
+  const found = await findById(id, 'entity id', { href: `${base}/search`, label: `Search ${kb.name}` }, (entityId) => getEntity(readPool(), kb.id, entityId));
+  if (!found.ok) return <ExplorerProblem title="Entity" problem={found.problem} />;
+  const entity = found.value;
+  const relations = await relationCounts(readPool(), kb.id, entity.id);
 
   return (
     <section className="space-y-4">

@@ -5,7 +5,8 @@ import { getQuery } from '@/lib/queries/edit';
 import { queryPage, setPage } from '@/components/queries/api';
 import { QueryDetailView } from '@/components/queries/query-detail';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { orNotFound } from '@/lib/auth/page-guard';
+import { foundOr } from '@/lib/http/page-query';
+import { ExplorerProblem } from '@/components/page-problem';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 import { provenanceEntities, provenanceOf } from '@/lib/synthesis/provenance-entities';
 import { ProvenanceView } from '@/components/synthesis/provenance';
@@ -20,7 +21,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 export default async function QueryPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
   const { slug, name, qid } = await params;
   const { user, kb, set } = await requirePageQuerySet(queryPage(slug, name, qid), await searchParams, slug, name);
-  const query = await orNotFound(getQuery(pool(), kb.id, set.id, qid));
+  const found = await foundOr(getQuery(pool(), kb.id, set.id, qid), { href: setPage(kb.slug, set.name), label: `Queries of ${set.name}` });
+  if (!found.ok) return <ExplorerProblem title="Query" problem={found.problem} />;
+  const query = found.value;
   const provenance = provenanceOf(query.metadata);
   const named = provenance && await provenanceEntities(pool(), kb.id, provenance);
   return (

@@ -2,12 +2,13 @@ import type { Metadata } from 'next';
 import { pool } from '@/lib/db/client';
 import { firstNonIntegerId } from '@/lib/queries/read';
 import { getRelease } from '@/lib/queries/releases';
-import { releasePage, setPage } from '@/components/queries/api';
+import { setPage } from '@/components/queries/api';
 import { fmtCount, fmtDate, fmtPercent, splitLabel } from '@/components/queries/format';
 import { MarkdownText } from '@/components/queries/markdown-text';
 import { ReleaseDownload } from '@/components/queries/release-download';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { orNotFound, pageId } from '@/lib/auth/page-guard';
+import { findById } from '@/lib/http/page-query';
+import { ExplorerProblem } from '@/components/page-problem';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 import { Panel } from '@/components/panel';
 
@@ -21,9 +22,11 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One frozen release: its hash, numbers, dataset card and download. */
 export default async function ReleasePage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
   const { slug, name, n } = await params;
-  const number = pageId(n);
-  const { kb, set } = await requirePageQuerySet(releasePage(slug, name, number), await searchParams, slug, name);
-  const release = await orNotFound(getRelease(pool(), set.id, number));
+  const { kb, set } = await requirePageQuerySet(`${setPage(slug, name)}/releases/${encodeURIComponent(n)}`, await searchParams, slug, name);
+  const found = await findById(n, 'release number', { href: setPage(kb.slug, set.name, 'releases'), label: `Releases of ${set.name}` },
+    (number) => getRelease(pool(), set.id, number));
+  if (!found.ok) return <ExplorerProblem title="Release" problem={found.problem} />;
+  const release = found.value;
   const { stats } = release;
   const nonInteger = await firstNonIntegerId(pool(), { releaseId: release.id });
   // Per-split rows only when the set has splits: a lone "(no split)" row would repeat "All".

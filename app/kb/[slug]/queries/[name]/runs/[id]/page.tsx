@@ -2,10 +2,11 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { pool } from '@/lib/db/client';
 import { getRun } from '@/lib/queries/runs';
-import { runPage, setPage } from '@/components/queries/api';
+import { setPage } from '@/components/queries/api';
 import { RunView } from '@/components/queries/run-view';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { orNotFound, pageId } from '@/lib/auth/page-guard';
+import { findById } from '@/lib/http/page-query';
+import { ExplorerProblem } from '@/components/page-problem';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 
 type Params = { slug: string; name: string; id: string };
@@ -18,9 +19,10 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One run scored on the set: means per split and each query's scores. */
 export default async function RunPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
   const { slug, name, id } = await params;
-  const runId = pageId(id);
-  const { kb, set } = await requirePageQuerySet(runPage(slug, name, runId), await searchParams, slug, name);
-  const run = await orNotFound(getRun(pool(), set.id, runId));
+  const { kb, set } = await requirePageQuerySet(`${setPage(slug, name)}/runs/${encodeURIComponent(id)}`, await searchParams, slug, name);
+  const found = await findById(id, 'run id', { href: setPage(kb.slug, set.name, 'runs'), label: `Runs of ${set.name}` }, (runId) => getRun(pool(), set.id, runId));
+  if (!found.ok) return <ExplorerProblem title="Run" problem={found.problem} />;
+  const run = found.value;
   return (
     <section className="space-y-4">
       <div>
