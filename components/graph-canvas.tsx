@@ -10,7 +10,11 @@ export interface CanvasNode { id: string; label: string; type: string; center?: 
 export interface CanvasEdge { id: string; source: string; target: string; label: string }
 export type CanvasLayout = 'concentric' | 'cose' | 'breadthfirst';
 export const CANVAS_LAYOUTS: readonly CanvasLayout[] = ['concentric', 'cose', 'breadthfirst'];
-export interface GraphCanvasHandle { exportPng(): string }
+export interface GraphCanvasHandle {
+  exportPng(): string;
+  /** Where each drawn node is now (dragged ones included), in model coordinates; group boxes left out. */
+  positions(): Record<string, { x: number; y: number }>;
+}
 
 export interface GraphCanvasProps {
   nodes: CanvasNode[];
@@ -119,6 +123,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
 
   useImperativeHandle(ref, () => ({
     exportPng: () => cyRef.current?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
+    positions: () => {
+      const at: Record<string, { x: number; y: number }> = {};
+      cyRef.current?.nodes().forEach((n) => { if (!n.hasClass('group')) at[n.id()] = { ...n.position() }; });
+      return at;
+    },
   }), [dark]);
 
   useEffect(() => {
