@@ -160,6 +160,9 @@ test('an annotator writes a query without the seed’s name, builds its requirem
 
   await expect(status).toHaveText('Saved');
   await page.getByRole('button', { name: 'Submit for review' }).click();
+  // Candidates are left unjudged: the count first, then the second click submits.
+  await expect(page.getByTestId('submit-confirm')).toContainText(`3 of ${products.length} candidates judged; ${products.length - 3} not judged — submit anyway?`);
+  await page.getByRole('button', { name: 'Submit anyway' }).click();
   await expect(page.getByTestId('submitted')).toContainText('Submitted for review: 3 answers (the seed and 2 judged relevant), 1 still unsure.');
   await expect(page.getByRole('button', { name: 'Next seed' })).toBeVisible();
 
@@ -194,6 +197,7 @@ test('an annotator writes a query without the seed’s name, builds its requirem
   await query.pressSequentially(' for a desk');
   await expect.poll(async () => (await stored(annotator, assignmentId)).draft.text).toBe(`${text} for a desk`);
   await page.getByRole('button', { name: 'Submit for review' }).click();
+  await page.getByRole('button', { name: 'Submit anyway' }).click();
   await expect(page.getByTestId('submitted')).toContainText('Submitted for review: 3 answers');
   expect((await stored(annotator, assignmentId)).assignment.status).toBe('SUBMITTED');
   await curator.dispose();

@@ -43,6 +43,8 @@ export interface MetapathOptions {
   relevance?: string;
   /** Entities to count in the final set (`among`), e.g. the candidates already judged. */
   countAmong?: number[];
+  /** Entities left out of the final set, e.g. the seed the author's query is about, which is an answer by design. */
+  exclude?: number[];
   /** Where a missing ranking index is built when `db` is a read replica, which cannot write: the primary. Default `db`. */
   primary?: Database;
 }
@@ -286,6 +288,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
   // The intersection: the first branch's final set, kept where every other branch reaches it too.
   const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
+  if (opts.exclude?.length) others.push(`id <> ALL(${p.add(opts.exclude)}::int[])`);
   ctes.push(`reach AS MATERIALIZED (SELECT id FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
 
   const limit = p.add(opts.limit);

@@ -77,4 +77,18 @@ describe('answer candidates', () => {
     expect(after.items.find((c) => c.id === second!.id)!.judgment).toEqual({ label: 'not_relevant', version: 1 });
     await expect(candidates(pool(), assignmentId, annotator + 1, { paths, queryText: '', limit: 10, offset: 0 })).rejects.toThrow(/No assignment/);
   });
+
+  it('leave the seed out: the query is about it, so it is an answer without judging', async () => {
+    const edges = readIbdEdges();
+    const targets = new Set(edges.filter((e) => e.source === SEED && e.relation === 'target').map((e) => e.target));
+    const drugs = new Set(edges.filter((e) => targets.has(e.target) && e.relation === 'target' && e.sourceType === 'drug').map((e) => e.source));
+    expect(drugs.has(SEED)).toBe(true);
+    const paths: Metapath[] = [{ start: { entity: seed }, steps: [
+      { relation: 'target', direction: 'out', targetType: 'gene/protein' },
+      { relation: 'target', direction: 'in', targetType: 'drug' },
+    ] }];
+    const page = await candidates(pool(), assignmentId, annotator, { paths, queryText: '', limit: 500, offset: 0 });
+    expect(page.total).toBe(drugs.size - 1);
+    expect(new Set(page.items.map((c) => ids.externalOf.get(c.id)))).toEqual(new Set([...drugs].filter((d) => d !== SEED)));
+  });
 });

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import type { CandidatePage } from '@/lib/authoring/candidates';
 import type { JudgmentLabel } from '@/lib/authoring/drafts';
 import type { Metapath } from '@/lib/kb/metapath';
+import { plural } from '@/lib/format/plural';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, entityPage } from '../api';
 import { JudgmentButtons } from './judgment-buttons';
@@ -29,6 +30,8 @@ interface Props {
   onCite: (entity: JudgedEntity) => void;
   /** The evidence picker of the entity being cited, shown under its row. */
   evidence: (entity: JudgedEntity) => ReactNode;
+  /** Told the judged count and the candidates' total whenever they change (the submit step warns with them). */
+  onProgress?: (progress: { judged: number; total: number }) => void;
 }
 
 /**
@@ -36,7 +39,7 @@ interface Props {
  * time, with the judged count. The list takes the keyboard: ArrowDown/j and ArrowUp/k move, 1/r, 2/n and
  * 3/u judge the focused candidate and move on.
  */
-export function CandidateList({ kbSlug, assignmentId, paths, queryText, judgments, readOnly, citing, onCite, evidence }: Props) {
+export function CandidateList({ kbSlug, assignmentId, paths, queryText, judgments, readOnly, citing, onCite, evidence, onProgress }: Props) {
   const [page, setPage] = useState(0);
   const [focused, setFocused] = useState(0);
   const rows = useRef<(HTMLLIElement | null)[]>([]);
@@ -53,6 +56,12 @@ export function CandidateList({ kbSlug, assignmentId, paths, queryText, judgment
   useEffect(() => {
     rows.current[focused]?.scrollIntoView({ block: 'nearest' });
   }, [focused]);
+
+  const judgedCount = data?.judged;
+  const total = data?.total;
+  useEffect(() => {
+    if (judgedCount !== undefined && total !== undefined) onProgress?.({ judged: judgedCount, total });
+  }, [judgedCount, total, onProgress]);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement).closest('input, textarea, select')) return;
@@ -94,7 +103,7 @@ export function CandidateList({ kbSlug, assignmentId, paths, queryText, judgment
                   <span className="w-8 text-right tabular-nums text-slate-400">{page * PAGE_SIZE + i + 1}</span>
                   <span className="min-w-0 flex-1">
                     <Link href={entityPage(kbSlug, item.id)} target="_blank" className="font-medium text-blue-700 hover:underline">{item.name}</Link>
-                    <span className="text-xs text-slate-500"> · {item.type} · #{item.id} · {item.degree.toLocaleString('en')} edges</span>
+                    <span className="text-xs text-slate-500"> · {item.type} · #{item.id} · {plural(item.degree, 'edge')}</span>
                   </span>
                   <JudgmentButtons name={item.name} state={state} busy={judgments.pending.has(item.id)} readOnly={readOnly}
                     citing={citing === item.id} onCite={() => onCite(item)}

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { AssignmentView } from '@/lib/authoring/assignments';
 import type { Submission } from '@/lib/authoring/submit';
+import { plural } from '@/lib/format/plural';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, campaignApi, campaignPage, workPage } from '../api';
 
@@ -14,15 +15,23 @@ interface SubmitProps {
   blockedBy: string | null;
   /** Saves what is unsaved and gives the draft version to submit. */
   flush: () => Promise<number>;
+  /** How many candidates are judged of how many, when the requirement lists some: submitting with some unjudged asks first. */
+  progress: { judged: number; total: number } | null;
   onSubmitted: (submission: Submission) => void;
 }
 
-/** Hands the query and its judged answers in for review, once the draft is saved. */
-export function SubmitButton({ assignmentId, blockedBy, flush, onSubmitted }: SubmitProps) {
+/**
+ * Hands the query and its judged answers in for review, once the draft is saved. With candidates left
+ * unjudged it asks first, saying how many, and only the second click submits.
+ */
+export function SubmitButton({ assignmentId, blockedBy, flush, progress, onSubmitted }: SubmitProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const unjudged = progress ? progress.total - progress.judged : 0;
 
   async function submit() {
+    setConfirming(false);
     setBusy(true);
     setError(null);
     try {
@@ -37,11 +46,24 @@ export function SubmitButton({ assignmentId, blockedBy, flush, onSubmitted }: Su
 
   return (
     <div className="space-y-1">
-      <button type="button" disabled={busy || blockedBy !== null} onClick={submit} aria-describedby={blockedBy ? 'submit-blocked' : undefined}
+      <button type="button" disabled={busy || confirming || blockedBy !== null} onClick={unjudged > 0 ? () => setConfirming(true) : submit}
+        aria-describedby={blockedBy ? 'submit-blocked' : undefined}
         className="rounded bg-blue-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-50">
         {busy ? 'Submitting…' : 'Submit for review'}
       </button>
       {blockedBy && <p id="submit-blocked" className="text-xs text-slate-600">{blockedBy}</p>}
+      {confirming && progress && (
+        <div role="alertdialog" aria-labelledby="submit-unjudged" className="space-y-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="submit-confirm">
+          <p id="submit-unjudged">
+            {progress.judged.toLocaleString('en')} of {plural(progress.total, 'candidate')} judged; {unjudged.toLocaleString('en')} not judged — submit anyway?
+            Unjudged candidates are not answers.
+          </p>
+          <div className="flex gap-2">
+            <button type="button" onClick={submit} className="rounded bg-blue-700 px-3 py-1 font-medium text-white hover:bg-blue-800">Submit anyway</button>
+            <button type="button" autoFocus onClick={() => setConfirming(false)} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Keep judging</button>
+          </div>
+        </div>
+      )}
       {error && <p role="alert" className="text-sm text-red-700">Not submitted: {error}</p>}
     </div>
   );
@@ -67,7 +89,7 @@ export function Submitted({ submission, kbSlug, campaignId }: { submission: Subm
   return (
     <div role="status" className="space-y-2 rounded-lg border border-green-300 bg-green-50 p-4 text-sm" data-testid="submitted">
       <p className="font-medium text-green-900">
-        Submitted for review: {submission.answers.length} {submission.answers.length === 1 ? 'answer' : 'answers'} (the seed
+        Submitted for review: {plural(submission.answers.length, 'answer')} (the seed
         {relevant > 0 ? ` and ${relevant} judged relevant` : ''}){submission.unsure > 0 ? `, ${submission.unsure} still unsure` : ''}.
       </p>
       <div className="flex flex-wrap items-center gap-3">

@@ -57,6 +57,7 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
   });
   const [submission, setSubmission] = useState<Submission | null>(null);
   const [citing, setCiting] = useState<JudgedEntity | null>(null);
+  const [progress, setProgress] = useState<{ judged: number; total: number } | null>(null);
   const editable = ws.assignment.editable && !submission;
   const slug = ws.campaign.kbSlug;
 
@@ -136,7 +137,7 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
           </Panel>
           {editable && (
             <div className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-slate-200 bg-white p-4">
-              <SubmitButton assignmentId={id} blockedBy={blockedBy} flush={autosave.flush} onSubmitted={(s) => {
+              <SubmitButton assignmentId={id} blockedBy={blockedBy} flush={autosave.flush} progress={paths ? progress : null} onSubmitted={(s) => {
                 dropLocal(id);
                 setSubmission(s);
                 void refetch();
@@ -156,9 +157,14 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
       )}
       <Panel title="Candidates">
         {judgments.error && <p role="alert" className="mb-2 text-sm text-red-700">{judgments.error}</p>}
+        {ws.campaign.kind === 'authoring' && (
+          <p className="mb-2 text-sm text-slate-600" data-testid="seed-apart">
+            The seed, <span className="font-medium">{ws.seed.name}</span>, is not listed: the query is about it, so it is an answer without judging.
+          </p>
+        )}
         {paths ? (
           <CandidateList key={JSON.stringify(paths)} kbSlug={slug} assignmentId={id} paths={paths} queryText={rankText} judgments={judgments}
-            readOnly={readOnly} citing={citing?.id ?? null} onCite={cite} evidence={evidence} />
+            readOnly={readOnly} citing={citing?.id ?? null} onCite={cite} evidence={evidence} onProgress={setProgress} />
         ) : (
           <p className="text-sm text-slate-500">Build the relational requirement to list the entities that satisfy it.</p>
         )}
