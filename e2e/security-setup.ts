@@ -152,6 +152,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
     'llm-calls/id': MISSING_ID,
     // The suite starts no synthesis job: a missing one still shows whether the knowledge base is reached.
     'jobs/id': MISSING_ID,
+    // The suite saves no graph view: a missing one still shows whether the knowledge base is reached.
+    'views/id': MISSING_ID,
     token: f.participantToken,
   };
   for (const param of route.params) {
@@ -163,8 +165,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
 }
 
 /** Every kind of path parameter `paramValues` fills: a route with another is unclassified. */
-export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'jobs/id', 'llm-calls/id'];
-export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'jobs/id', 'llm-calls/id']);
+export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'jobs/id', 'llm-calls/id', 'views/id'];
+export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'jobs/id', 'llm-calls/id', 'views/id']);
 
 /**
  * How each mutation is kept from changing anything. 'body': an invalid JSON body is refused before any change.
@@ -204,6 +206,9 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'DELETE /api/kbs/[slug]/synthesis/jobs/[id]': { params: { id: MISSING_ID }, why: 'cancelling is its whole action' },
   'POST /api/kbs/[slug]/synthesis/jobs/[id]/resume': { params: { id: MISSING_ID }, why: 'resuming is its whole action' },
   'POST /api/kbs/[slug]/synthesis/preview': 'body',
+  'POST /api/kbs/[slug]/views': 'body',
+  'PATCH /api/kbs/[slug]/views/[id]': 'body',
+  'DELETE /api/kbs/[slug]/views/[id]': { params: { id: MISSING_ID }, why: 'deleting is its whole action' },
   'POST /api/participate/[token]/consent': { params: { token: BOGUS_TOKEN }, why: 'consenting is its whole action' },
   'POST /api/participate/[token]/finish': { params: { token: BOGUS_TOKEN }, why: 'finishing is its whole action' },
   'POST /api/participate/[token]/start': { params: { token: BOGUS_TOKEN }, why: 'starting is its whole action' },

@@ -66,6 +66,14 @@ describe('route table', () => {
     expect(routes.find((r) => r.pattern === '/api/assignments/[id]/difficulty')).toMatchObject({
       methods: [{ method: 'GET', guard: { kind: 'session', permission: 'campaigns:annotate' } }], readsQuery: false, readsJson: false,
     });
+    const browse = { kind: 'session', permission: 'kb:browse' };
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/views')).toMatchObject({
+      params: ['slug'], methods: [{ method: 'GET', guard: browse }, { method: 'POST', guard: browse }], readsQuery: false, readsJson: true,
+    });
+    expect(routes.find((r) => r.pattern === '/api/kbs/[slug]/views/[id]')).toMatchObject({
+      params: ['slug', 'id'], methods: [{ method: 'GET', guard: browse }, { method: 'PATCH', guard: browse }, { method: 'DELETE', guard: browse }], readsQuery: false, readsJson: true,
+    });
+    expect(paramKind('/api/kbs/[slug]/views/[id]', 'id')).toBe('views/id');
     const manage = { kind: 'session', permission: 'queries:manage' };
     expect(routes.find((r) => r.pattern === '/api/studies/[id]/model-raters')).toMatchObject({
       methods: [{ method: 'GET', guard: manage }, { method: 'POST', guard: manage }, { method: 'DELETE', guard: manage }], readsQuery: true, readsJson: true,
