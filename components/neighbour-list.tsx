@@ -6,6 +6,9 @@ import { useState } from 'react';
 import type { Direction, RelationCount } from '@/lib/kb/entity';
 import type { NeighbourPage, NeighbourSort, SortOrder } from '@/lib/kb/neighbours';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { useKbTypes } from '@/lib/client/use-kb-types';
+import { groupLabel } from '@/lib/kb/relation-groups';
+import { TypeBadge } from './type-legend';
 
 const NEIGHBOUR_PAGE_SIZE = 20;
 
@@ -17,7 +20,6 @@ const SORTS: { value: string; label: string; sort: NeighbourSort; order: SortOrd
 ];
 
 const groupKey = (r: { relationId: number; direction: Direction }) => `${r.relationId}-${r.direction}`;
-const relationLabel = (r: { relation: string; direction: Direction }) => (r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`);
 
 /**
  * An entity's neighbours in one relation and direction at a time, sorted by name or degree, paged with the
@@ -27,6 +29,7 @@ export function NeighbourList({ kbSlug, entityId, relations }: { kbSlug: string;
   const largest = relations.reduce<RelationCount | undefined>((best, r) => (!best || r.count > best.count ? r : best), undefined);
   const [group, setGroup] = useState(largest ? groupKey(largest) : '');
   const [sortValue, setSortValue] = useState(SORTS[0]!.value);
+  const kbTypes = useKbTypes(kbSlug);
   // cursors[i] opens page i + 1; page 1 has none.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const page = cursors.length;
@@ -63,7 +66,7 @@ export function NeighbourList({ kbSlug, entityId, relations }: { kbSlug: string;
             className="rounded border border-slate-300 px-2 py-1"
           >
             {relations.map((r) => (
-              <option key={groupKey(r)} value={groupKey(r)}>{relationLabel(r)} ({r.count.toLocaleString('en')})</option>
+              <option key={groupKey(r)} value={groupKey(r)}>{groupLabel(r)} ({r.count.toLocaleString('en')})</option>
             ))}
           </select>
         </label>
@@ -94,7 +97,7 @@ export function NeighbourList({ kbSlug, entityId, relations }: { kbSlug: string;
           {data?.items.map((n) => (
             <tr key={n.id} className="border-b border-slate-100">
               <td className="py-1"><Link href={`/kb/${kbSlug}/entities/${n.id}`} className="text-blue-700 hover:underline">{n.name}</Link></td>
-              <td className="py-1 text-slate-600">{n.type}</td>
+              <td className="py-1"><TypeBadge kbTypes={kbTypes} type={n.type} /></td>
               <td className="py-1 text-right tabular-nums" data-testid="neighbour-degree">{n.degree.toLocaleString('en')}</td>
             </tr>
           ))}

@@ -22,10 +22,10 @@ export function TypeLegend({ kbTypes, types }: { kbTypes: readonly string[]; typ
 }
 
 /** An entity type as a chip, with its type colour as a dot so the name stays readable in either theme. */
-export function TypeBadge({ kbTypes, type, className = '' }: { kbTypes: readonly string[] | undefined; type: string; className?: string }) {
+export function TypeBadge({ kbTypes, type, className = '', testId = 'type-badge' }: { kbTypes: readonly string[] | undefined; type: string; className?: string; testId?: string }) {
   const colour = kbTypes ? typeColour(kbTypes, type) : undefined;
   return (
-    <span data-testid="type-badge" data-type={type} data-colour={colour}
+    <span data-testid={testId} data-type={type} data-colour={colour}
       className={`inline-flex items-center gap-1 rounded-full border border-slate-200 px-1.5 text-xs text-slate-600 ${className}`}>
       <span className="inline-block h-2 w-2 shrink-0 rounded-full" style={{ background: colour ?? 'transparent' }} aria-hidden />
       {type}

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { conflict } from '../errors';
 import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
-import { countHubRelations, HUB_DEGREE, replaceHubCounts, type HubCount } from '../kb/hub-counts';
+import { HUB_DEGREE } from '../kb/hub-counts';
+import { deriveCounts, publishDerivedCounts, type DerivedCounts } from './derived-counts';
 import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
 import { refuseOversizedEmbeddedImport } from './embedded-ceiling';
 import { rowWriter } from './row-writer';
@@ -105,10 +106,10 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     // VACUUM sets the visibility map, so relation counts are index-only scans from the first request
     // instead of after autovacuum gets round to the new tables.
     await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}, ${staging.search}`);
-    const hubCounts = await countHubRelations(client, staging, kbId, opts.hubDegree ?? HUB_DEGREE);
+    const derived = await deriveCounts(client, staging, kbId, opts.hubDegree ?? HUB_DEGREE, stats.triples);
 
     await report('publishing');
-    const counts = await publish(client, kbId, staging, stats, hubCounts, opts);
+    const counts = await publish(client, kbId, staging, stats, derived, opts);
     // Autovacuum never analyzes partitioned parents; without their statistics the planner misjudges
     // every join across knowledge bases' partitions. The data is published already, so this may not fail the import.
     await client.query('ANALYZE entity, edge, entity_search').catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
@@ -230,7 +231,7 @@ async function recountInDatabase(client: pg.PoolClient, t: TableNames): Promise<
 }
 
 /** Swaps the new version in and writes its counts, in one short transaction. */
-async function publish(client: pg.PoolClient, kbId: number, staging: TableNames, stats: LoadedStatistics, hubCounts: HubCount[], opts: ImportOptions): Promise<Pick<ImportSummary, 'entityTypes' | 'relations'>> {
+async function publish(client: pg.PoolClient, kbId: number, staging: TableNames, stats: LoadedStatistics, derived: DerivedCounts, opts: ImportOptions): Promise<Pick<ImportSummary, 'entityTypes' | 'relations'>> {
   const types = [...stats.typeCounts].map(([typeId, n]) => ({ typeId, n }));
   const relationCounts = [...stats.relationCounts].map(([typeId, n]) => ({ typeId, n }));
   const ids = (xs: { typeId: number }[]) => xs.map((x) => x.typeId);
@@ -239,7 +240,7 @@ async function publish(client: pg.PoolClient, kbId: number, staging: TableNames,
   try {
     await client.query('SELECT id FROM knowledge_base WHERE id = $1 FOR UPDATE', [kbId]);
     await publishPartitions(client, kbId, staging);
-    await replaceHubCounts(client, kbId, hubCounts);
+    await publishDerivedCounts(client, kbId, derived);
     await client.query('DELETE FROM schema_triple WHERE kb_id = $1', [kbId]);
     await client.query('DELETE FROM node_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(types)]);
     await client.query('DELETE FROM edge_type t WHERE kb_id = $1 AND NOT (id = ANY($2::int[]))', [kbId, ids(relationCounts)]);

@@ -22,6 +22,8 @@ export interface RelationCount {
   relation: string;
   direction: Direction;
   count: number;
+  /** Every edge of the relation has its reverse, so its 'in' group holds the same entities as its 'out' group. */
+  symmetric: boolean;
 }
 
 export async function getEntity(db: Queryable, kbId: number, entityId: number): Promise<EntityDetail> {
@@ -37,10 +39,13 @@ export async function getEntity(db: Queryable, kbId: number, entityId: number): 
   return entity;
 }
 
-/** Edge counts per relation and direction: stored for hubs, else index-only scans of the two edge indexes. */
+/**
+ * Edge counts per relation and direction: stored for hubs, else index-only scans of the two edge indexes.
+ * A symmetric relation has both groups here (as STaRK's documents list them); `onceEach` keeps one.
+ */
 export async function relationCounts(db: Queryable, kbId: number, entityId: number): Promise<RelationCount[]> {
-  const { rows } = await db.query<{ relationId: number; relation: string; direction: Direction; count: number }>(
-    `SELECT c."typeId" AS "relationId", r.name AS relation, c.direction, c.count
+  const { rows } = await db.query<RelationCount>(
+    `SELECT c."typeId" AS "relationId", r.name AS relation, c.direction, c.count, r.is_symmetric AS symmetric
        FROM (${groupCountsSql(['out', 'in'])}) c
        JOIN edge_type r ON r.id = c."typeId"
       ORDER BY r.name, c.direction DESC`,
@@ -48,3 +53,4 @@ export async function relationCounts(db: Queryable, kbId: number, entityId: numb
   );
   return rows;
 }
+

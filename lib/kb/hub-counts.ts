@@ -70,3 +70,47 @@ export function groupCountsSql(directions: Direction[]): string {
                      AND direction = ANY('{${directions.join(',')}}'::text[])`;
   return [stored, ...directions.map(live)].join('\nUNION ALL\n');
 }
+
+/** SQL for the distinct other ends of entity `$2`'s edges in table `edge` (itself not counted); $1 is the knowledge base. */
+const distinctNeighboursOf = (edge: string, entity: string) =>
+  `(SELECT count(*) FROM (SELECT target_id AS other FROM ${edge} WHERE kb_id = $1 AND source_id = ${entity}
+                          UNION SELECT source_id FROM ${edge} WHERE kb_id = $1 AND target_id = ${entity}) n
+     WHERE n.other <> ${entity})::int`;
+
+export interface HubNeighbours { entityId: number; neighbours: number }
+
+/**
+ * The distinct neighbours of every entity of degree >= `hubDegree` in a (staging) entity/edge table pair: each
+ * hub reads its own entries of the two edge indexes, as for its relation counts.
+ */
+export async function countHubNeighbours(db: Queryable, tables: { entity: string; edge: string }, kbId: number, hubDegree: number): Promise<HubNeighbours[]> {
+  const { rows } = await db.query<HubNeighbours>(
+    `SELECT h.id AS "entityId", ${distinctNeighboursOf(tables.edge, 'h.id')} AS neighbours
+       FROM ${tables.entity} h WHERE h.kb_id = $1 AND h.degree >= $2`,
+    [kbId, hubDegree],
+  );
+  return rows;
+}
+
+/** Replaces a knowledge base's stored hub neighbour counts; run inside the transaction that publishes its edges. */
+export async function replaceHubNeighbours(db: Queryable, kbId: number, counts: HubNeighbours[]): Promise<void> {
+  await db.query('DELETE FROM hub_neighbour_count WHERE kb_id = $1', [kbId]);
+  await db.query(
+    `INSERT INTO hub_neighbour_count (kb_id, entity_id, neighbours)
+     SELECT $1, e, n FROM unnest($2::int[], $3::int[]) AS u(e, n)`,
+    [kbId, counts.map((c) => c.entityId), counts.map((c) => c.neighbours)],
+  );
+}
+
+/**
+ * How many distinct entities an entity is linked to, either way and by any relation (itself not counted):
+ * stored for hubs, else counted from the two edge indexes (under a millisecond below the hub degree).
+ */
+export async function distinctNeighbourCount(db: Queryable, kbId: number, entityId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT coalesce((SELECT neighbours FROM hub_neighbour_count WHERE kb_id = $1 AND entity_id = $2),
+                     ${distinctNeighboursOf('edge', '$2::int')}) AS n`,
+    [kbId, entityId],
+  );
+  return rows[0]!.n;
+}

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { badRequest } from '../errors';
 import { allocateBudget, ELEMENTS_PER_STUB, levelAllowance, planLevel } from './budget';
 import { getEntity, relationCounts, type Direction } from './entity';
-import { groupCountsSql } from './hub-counts';
+import { distinctNeighbourCount, groupCountsSql } from './hub-counts';
+import { onceEach } from './relation-groups';
 import { stubId } from './graph-view';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -22,7 +23,10 @@ export interface GraphEdge {
 /** Stands for the neighbours of one relation and direction that the budget left out. */
 export interface GraphStub {
   relation: string;
+  /** 'out' for a symmetric relation, whose stub stands for both directions. */
   direction: Direction;
+  symmetric: boolean;
+  /** Distinct entities of this group not drawn. */
   hidden: number;
 }
 
@@ -31,6 +35,8 @@ export interface Neighbourhood {
   nodes: GraphNode[];
   edges: GraphEdge[];
   stubs: GraphStub[];
+  /** Distinct entities linked to the centre, either way and by any relation; those not in `nodes` are not drawn. */
+  neighbours: number;
 }
 
 export const MAX_NEIGHBOURS = 500;
@@ -42,8 +48,8 @@ export const MAX_NEIGHBOURS = 500;
  */
 export async function directNeighbourhood(db: Queryable, kbId: number, entityId: number, budget = 150): Promise<Neighbourhood> {
   const limit = Math.max(1, Math.min(budget, MAX_NEIGHBOURS));
-  const center = await getEntity(db, kbId, entityId);
-  const groups = await relationCounts(db, kbId, entityId);
+  const [center, groups, neighbours] = await Promise.all([
+    getEntity(db, kbId, entityId), relationCounts(db, kbId, entityId).then(onceEach), distinctNeighbourCount(db, kbId, entityId)]);
   const shares = allocateBudget(groups.map((g) => g.count), limit);
   const pick = (direction: Direction): [number[], number[]] => {
     const chosen = groups.map((g, i) => ({ g, share: shares[i]! })).filter((x) => x.g.direction === direction && x.share > 0);
@@ -85,10 +91,10 @@ export async function directNeighbourhood(db: Queryable, kbId: number, entityId:
   const shown = new Map<string, number>();
   for (const r of rows) shown.set(`${r.relation}|${r.direction}`, (shown.get(`${r.relation}|${r.direction}`) ?? 0) + 1);
   const stubs = groups
-    .map((g) => ({ relation: g.relation, direction: g.direction, hidden: g.count - (shown.get(`${g.relation}|${g.direction}`) ?? 0) }))
+    .map((g) => ({ relation: g.relation, direction: g.direction, symmetric: g.symmetric, hidden: g.count - (shown.get(`${g.relation}|${g.direction}`) ?? 0) }))
     .filter((s) => s.hidden > 0);
 
-  return { center: { id: center.id, name: center.name, type: center.type }, nodes: [...nodes.values()], edges, stubs };
+  return { center: { id: center.id, name: center.name, type: center.type }, nodes: [...nodes.values()], edges, stubs, neighbours };
 }
 
 export type GraphDirection = 'both' | Direction;
@@ -118,7 +124,10 @@ export interface ViewStub {
   id: string;
   parent: number;
   relation: string;
+  /** 'out' for a symmetric relation (unless only incoming edges were asked for): it stands for both directions. */
   direction: Direction;
+  symmetric: boolean;
+  /** Distinct entities of the group not drawn, out of `total`. */
   hidden: number;
   total: number;
 }
@@ -144,23 +153,34 @@ interface GroupCount { node: number; typeId: number; direction: Direction; count
 
 const groupKey = (node: number, typeId: number, direction: Direction) => `${node}|${typeId}|${direction}`;
 
+interface Relations {
+  /** Relation ids to follow, with their names. */
+  names: Map<number, string>;
+  /** Ids of the knowledge base's symmetric relations. */
+  symmetric: Set<number>;
+}
+
 /** Maps relation names to ids; an unknown name is a 400 naming it. All relations when `names` is empty. */
-async function resolveRelations(db: Queryable, kbId: number, names: string[]): Promise<Map<number, string>> {
-  const { rows } = await db.query<{ id: number; name: string }>('SELECT id, name FROM edge_type WHERE kb_id = $1 ORDER BY name', [kbId]);
-  if (names.length === 0) return new Map(rows.map((r) => [r.id, r.name]));
+async function resolveRelations(db: Queryable, kbId: number, names: string[]): Promise<Relations> {
+  const { rows } = await db.query<{ id: number; name: string; symmetric: boolean }>('SELECT id, name, is_symmetric AS symmetric FROM edge_type WHERE kb_id = $1 ORDER BY name', [kbId]);
+  const symmetric = new Set(rows.filter((r) => r.symmetric).map((r) => r.id));
+  if (names.length === 0) return { names: new Map(rows.map((r) => [r.id, r.name])), symmetric };
   const byName = new Map(rows.map((r) => [r.name, r.id]));
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length > 0) {
     throw badRequest(`Invalid query: rel: unknown relation ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${rows.map((r) => r.name).join(', ')})`);
   }
-  return new Map(names.map((n) => [byName.get(n)!, n]));
+  return { names: new Map(names.map((n) => [byName.get(n)!, n])), symmetric };
 }
 
-/** Edge counts per frontier node, relation and direction: stored for hubs, else index-only scans of the edge indexes. */
-async function groupCounts(db: Queryable, kbId: number, nodes: number[], typeIds: number[], direction: GraphDirection): Promise<GroupCount[]> {
+/**
+ * Edge counts per frontier node, relation and direction: stored for hubs, else index-only scans of the edge
+ * indexes. In both directions a symmetric relation keeps only its outgoing group, which holds the same entities.
+ */
+async function groupCounts(db: Queryable, kbId: number, nodes: number[], typeIds: number[], direction: GraphDirection, symmetric: Set<number>): Promise<GroupCount[]> {
   const directions: Direction[] = direction === 'both' ? ['out', 'in'] : [direction];
   const { rows } = await db.query<GroupCount>(groupCountsSql(directions), [kbId, nodes, typeIds]);
-  return rows;
+  return direction === 'both' ? rows.filter((g) => !(g.direction === 'in' && symmetric.has(g.typeId))) : rows;
 }
 
 interface Read { node: number; typeId: number; direction: Direction; limit: number }
@@ -207,7 +227,7 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
   const budget = options.budget ?? MAX_ELEMENTS;
   if (!Number.isInteger(hops) || hops < 1 || hops > MAX_HOPS) throw badRequest(`Invalid query: hops: must be 1, 2 or 3, not ${hops}`);
   if (!Number.isInteger(budget) || budget < 1 || budget > MAX_ELEMENTS) throw badRequest(`Invalid query: budget: must be 1 to ${MAX_ELEMENTS}, not ${budget}`);
-  const relationNames = await resolveRelations(db, kbId, options.relations ?? []);
+  const { names: relationNames, symmetric } = await resolveRelations(db, kbId, options.relations ?? []);
   const typeIds = [...relationNames.keys()];
   const center = await getEntity(db, kbId, entityId);
 
@@ -224,7 +244,7 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
   for (let level = 1; level <= hops && frontier.length > 0; level++) {
     const levelStart = nodes.size + edges.length;
     const allowance = levelAllowance(budget - levelStart - ELEMENTS_PER_STUB * cutGroups, level, hops);
-    const counts = await groupCounts(db, kbId, frontier, typeIds, direction);
+    const counts = await groupCounts(db, kbId, frontier, typeIds, direction, symmetric);
     const groupsOf = new Map<number, GroupCount[]>(frontier.map((id) => [id, []]));
     for (const group of counts) groupsOf.get(group.node)!.push(group);
     const expanded = new Set<number>();
@@ -268,13 +288,20 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
         const key = groupKey(row.node, row.typeId, row.direction);
         if ((taken.get(key) ?? 0) >= shareOf.get(key)!) continue;
         const [source, target] = row.direction === 'out' ? [row.node, row.other] : [row.other, row.node];
-        const edgeKey = `${source}|${row.typeId}|${target}`;
+        // A symmetric relation's edge and its reverse are one link: drawn once, and counted as shown in
+        // every group of both ends (each end's groups hold the other).
+        const twoWay = symmetric.has(row.typeId);
+        const edgeKey = twoWay ? `${Math.min(source, target)}|${row.typeId}|${Math.max(source, target)}` : `${source}|${row.typeId}|${target}`;
         if (edgeKeys.has(edgeKey)) continue;
         taken.set(key, (taken.get(key) ?? 0) + 1);
         edgeKeys.add(edgeKey);
         edges.push({ source, target, relation: relationNames.get(row.typeId)! });
         bump(groupKey(source, row.typeId, 'out'));
         bump(groupKey(target, row.typeId, 'in'));
+        if (twoWay && source !== target) {
+          bump(groupKey(target, row.typeId, 'out'));
+          bump(groupKey(source, row.typeId, 'in'));
+        }
         if (!nodes.has(row.other)) {
           nodes.set(row.other, { id: row.other, name: row.name, type: row.type, depth: level });
           next.push(row.other);
@@ -295,7 +322,7 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
     .map((g) => {
       const relation = relationNames.get(g.typeId)!;
       const hidden = g.count - (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0);
-      return { id: stubId(g.node, relation, g.direction), parent: g.node, relation, direction: g.direction, hidden, total: g.count };
+      return { id: stubId(g.node, relation, g.direction), parent: g.node, relation, direction: g.direction, symmetric: symmetric.has(g.typeId), hidden, total: g.count };
     })
     .filter((s) => s.hidden > 0);
   return {

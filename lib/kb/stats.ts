@@ -8,7 +8,8 @@ export interface KbStatistics {
   entities: number;
   edges: number;
   entityTypes: { name: string; count: number }[];
-  relations: { name: string; count: number }[];
+  /** `symmetric`: every edge (a, b) has its reverse (b, a); `count` counts both. */
+  relations: { name: string; count: number; symmetric: boolean }[];
   triples: { source: string; relation: string; target: string; count: number }[];
   degreeHistogram: { min: number; max: number; count: number }[];
   hubs: { id: number; name: string; type: string; degree: number }[];
@@ -22,7 +23,7 @@ export async function kbStatistics(db: Queryable, kbId: number, hubCount = 10): 
   if (!row) throw notFound(`No knowledge base ${kbId}`);
   const [types, relations, triples, hubs] = await Promise.all([
     db.query<{ name: string; count: number }>('SELECT name, entity_count AS count FROM node_type WHERE kb_id = $1 ORDER BY entity_count DESC, name', [kbId]),
-    db.query<{ name: string; count: string }>('SELECT name, edge_count AS count FROM edge_type WHERE kb_id = $1 ORDER BY edge_count DESC, name', [kbId]),
+    db.query<{ name: string; count: string; symmetric: boolean }>('SELECT name, edge_count AS count, is_symmetric AS symmetric FROM edge_type WHERE kb_id = $1 ORDER BY edge_count DESC, name', [kbId]),
     db.query<{ source: string; relation: string; target: string; count: string }>(
       `SELECT s.name AS source, r.name AS relation, o.name AS target, t.edge_count AS count
          FROM schema_triple t JOIN node_type s ON s.id = t.source_type_id JOIN edge_type r ON r.id = t.edge_type_id

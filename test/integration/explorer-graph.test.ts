@@ -11,6 +11,8 @@ interface Truth {
   /** node -> `relation|direction` -> neighbour count (edges, as the same triple occurs once). */
   groups: Map<number, Map<string, number>>;
   relations: string[];
+  /** Relations whose every edge is stored both ways (all of PrimeKG's): one group and one drawn link per pair. */
+  symmetric: Set<string>;
 }
 
 let testDb: TestDatabase;
@@ -37,12 +39,20 @@ beforeAll(async () => {
     count(idOf(e.source), `${e.relation}|out`);
     count(idOf(e.target), `${e.relation}|in`);
   }
-  truth = { edges, groups, relations: [...new Set(readIbdEdges().map((e) => e.relation))].sort() };
+  const relations = [...new Set(readIbdEdges().map((e) => e.relation))].sort();
+  const reversed = (key: string) => key.split('|').reverse().join('|');
+  const symmetric = new Set(relations.filter((r) => [...edges].every((k) => k.split('|')[1] !== r || edges.has(reversed(k)))));
+  truth = { edges, groups, relations, symmetric };
 }, 300_000);
 
 afterAll(async () => {
   await testDb?.drop();
 });
+
+/** An edge's link: a symmetric relation's edge and its reverse are the same link. */
+const linkKey = (e: { source: number; relation: string; target: number }) => (truth.symmetric.has(e.relation)
+  ? `${Math.min(e.source, e.target)}|${e.relation}|${Math.max(e.source, e.target)}`
+  : `${e.source}|${e.relation}|${e.target}`);
 
 const view = (options: Partial<NeighbourhoodOptions> & { entityId: number }) => neighbourhood(pool(), kbId, { hops: 1, ...options });
 
@@ -64,6 +74,9 @@ function checkInvariants(v: GraphView): void {
 
   const edgeKeys = v.edges.map((e) => `${e.source}|${e.relation}|${e.target}`);
   expect(new Set(edgeKeys).size).toBe(edgeKeys.length);
+  // A symmetric relation's edge and its reverse are one link, drawn once.
+  const links = v.edges.map(linkKey);
+  expect(new Set(links).size).toBe(links.length);
   for (const key of edgeKeys) expect(truth.edges.has(key), `edge ${key} is in the edge file`).toBe(true);
   for (const e of v.edges) {
     expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
@@ -80,7 +93,8 @@ function checkInvariants(v: GraphView): void {
     expect(parents.length, `node ${n.id} at depth ${n.depth} has a parent`).toBeGreaterThan(0);
   }
 
-  // Expanded nodes: per relation and direction, shown edges plus the stub's hidden count are the true count.
+  // Expanded nodes: per relation and direction, shown edges plus the stub's hidden count are the true count. In
+  // both directions a symmetric relation has one group, 'out', holding the neighbours linked either way.
   const unexpanded = new Set(v.unexpanded);
   const stubs = new Map(v.stubs.map((s) => [`${s.parent}|${s.relation}|${s.direction}`, s]));
   expect(stubs.size).toBe(v.stubs.length);
@@ -92,7 +106,12 @@ function checkInvariants(v: GraphView): void {
   for (const n of v.nodes.filter((x) => x.depth < v.hops && !unexpanded.has(x.id))) {
     for (const [key, count] of trueGroups(n.id, v.direction, v.relations)) {
       const [relation, dir] = key.split('|') as [string, 'out' | 'in'];
-      const shown = v.edges.filter((e) => e.relation === relation && (dir === 'out' ? e.source : e.target) === n.id).length;
+      const twoWay = truth.symmetric.has(relation);
+      if (twoWay && v.direction === 'both' && dir === 'in') {
+        expect(stubs.has(`${n.id}|${relation}|in`)).toBe(false);
+        continue;
+      }
+      const shown = v.edges.filter((e) => e.relation === relation && (twoWay ? e.source === n.id || e.target === n.id : (dir === 'out' ? e.source : e.target) === n.id)).length;
       const stub = stubs.get(`${n.id}|${relation}|${dir}`);
       expect(shown + (stub?.hidden ?? 0), `node ${n.id} ${key}`).toBe(count);
       if (stub) expect(stub.total).toBe(count);
@@ -123,7 +142,9 @@ describe('graph view neighbourhoods on PrimeKG IBD', () => {
     const v = await view({ entityId: fits.id, hops: 1, budget: 500 });
     checkInvariants(v);
     expect(new Set(v.nodes.map((n) => n.id))).toEqual(fits.others);
-    expect(v.edges.map((e) => `${e.source}|${e.relation}|${e.target}`).sort()).toEqual([...fits.incident].sort());
+    // Every incident link once (PrimeKG stores each edge both ways).
+    expect(new Set(v.edges.map(linkKey))).toEqual(new Set(fits.incident.map((k) => { const [s, r, t] = k.split('|'); return linkKey({ source: Number(s), relation: r!, target: Number(t) }); })));
+    expect(v.edges.length).toBeLessThan(fits.incident.length);
     expect(v.stubs).toEqual([]);
     expect(v.truncated).toBe(false);
   });

@@ -21,7 +21,7 @@ function viewOf(center: number, edges: GraphEdge[], expanded: number[], depth: R
   const stubs = expanded.flatMap((node) => (['r', 's'] as const).flatMap((relation) => (['out', 'in'] as const).map((direction) => {
     const shown = edges.filter((e) => e.relation === relation && (direction === 'out' ? e.source : e.target) === node).length;
     const t = total(node, relation, direction);
-    return { id: stubId(node, relation, direction), parent: node, relation, direction, hidden: t - shown, total: t };
+    return { id: stubId(node, relation, direction), parent: node, relation, direction, symmetric: false, hidden: t - shown, total: t };
   }))).filter((s) => s.hidden > 0);
   return {
     center, hops: 1, direction: 'both', relations: [], budget: 500,

@@ -27,11 +27,18 @@ export default async function KbPage({ params }: { params: Promise<{ slug: strin
           <CountTable rows={stats.entityTypes.map((t) => ({ key: t.name, label: t.name, count: t.count }))} />
         </Panel>
         <Panel title="Relation types">
-          <CountTable rows={stats.relations.map((r) => ({ key: r.name, label: r.name, count: r.count }))} />
+          <CountTable testId="relation-types" rows={stats.relations.map((r) => ({
+            key: r.name,
+            label: r.symmetric ? <>{r.name} <span className="text-xs text-slate-500" data-testid="symmetric-relation">↔ symmetric</span></> : r.name,
+            count: r.count,
+          }))} />
+          {stats.relations.some((r) => r.symmetric) && (
+            <p className="mt-2 text-xs text-slate-500">Edge counts. ↔ symmetric: every edge is also stored in reverse, so the explorer shows the relation once and counts each neighbour once.</p>
+          )}
         </Panel>
       </div>
       <Panel title="Type map">
-        <SchemaMap entityTypes={stats.entityTypes} triples={stats.triples} />
+        <SchemaMap entityTypes={stats.entityTypes} triples={stats.triples} symmetric={stats.relations.filter((r) => r.symmetric).map((r) => r.name)} />
       </Panel>
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Degree distribution">

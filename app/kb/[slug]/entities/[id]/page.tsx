@@ -1,14 +1,17 @@
 import Link from 'next/link';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { findById } from '@/lib/http/page-query';
-import { readPool } from '@/lib/db/client';
+import { readDb, readPool } from '@/lib/db/client';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
+import { groupLabel, onceEach } from '@/lib/kb/relation-groups';
+import { kbSchemaSummary } from '@/lib/kb/schema-summary';
 import { CountTable } from '@/components/count-table';
 import { DocumentView } from '@/components/document-view';
 import { EntityGraph } from '@/components/entity-graph';
 import { NeighbourList } from '@/components/neighbour-list';
 import { ExplorerProblem } from '@/components/page-problem';
 import { RetrieverView } from '@/components/retriever-view';
+import { TypeBadge } from '@/components/type-legend';
 
 export default async function EntityPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
   const { slug, id } = await params;
@@ -18,7 +21,8 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
   const found = await findById(id, 'entity id', { href: `${base}/search`, label: `Search ${kb.name}` }, (entityId) => getEntity(readPool(), kb.id, entityId));
   if (!found.ok) return <ExplorerProblem title="Entity" problem={found.problem} />;
   const entity = found.value;
-  const relations = await relationCounts(readPool(), kb.id, entity.id);
+  const [relations, schema] = await Promise.all([relationCounts(readPool(), kb.id, entity.id).then(onceEach), kbSchemaSummary(readDb(), kb.id)]);
+  const kbTypes = schema.nodeTypes.map((t) => t.name);
 
   return (
     <section className="space-y-4">
@@ -28,7 +32,7 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
         </p>
         <h1 className="text-2xl font-semibold" data-testid="entity-name">{entity.name}</h1>
         <p className="text-sm text-slate-500">
-          {entity.type} · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree.toLocaleString('en')} edges
+          <TypeBadge kbTypes={kbTypes} type={entity.type} /> · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree.toLocaleString('en')} edges
           {entity.aliases.length > 0 && <> · also known as {entity.aliases.join(', ')}</>}
         </p>
         <nav aria-label="Explore from this entity" className="mt-2 flex flex-wrap gap-4 text-sm">
@@ -51,7 +55,7 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
             <h2 className="mb-2 font-medium">Relations</h2>
             <CountTable
               testId="relation-summary"
-              rows={relations.map((r) => ({ key: `${r.relation}-${r.direction}`, label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`, count: r.count }))}
+              rows={relations.map((r) => ({ key: `${r.relation}-${r.direction}`, label: groupLabel(r), count: r.count }))}
             />
           </div>
         </div>
