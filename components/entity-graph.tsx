@@ -55,8 +55,8 @@ export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: stri
       <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
       {data && (
         <p id="entity-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
-          {data.nodes.length} neighbours shown
-          {data.stubs.length > 0 ? `, ${data.stubs.reduce((s, x) => s + x.hidden, 0).toLocaleString('en')} more not drawn` : ''}.
+          <span data-testid="graph-neighbour-counts">{data.nodes.length.toLocaleString('en')} neighbours shown
+          {data.neighbours > data.nodes.length ? `, ${(data.neighbours - data.nodes.length).toLocaleString('en')} more neighbours not drawn` : ''}</span>.
           {' '}Click a neighbour to open it{newTab ? ' in a new tab' : ''}. <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>
         </p>
       )}

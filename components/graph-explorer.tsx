@@ -7,6 +7,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { EntityDetail } from '@/lib/kb/entity';
 import { expansionBudget, mergeExpansion, VIEW_ELEMENT_CAP } from '@/lib/kb/graph-view';
 import type { GraphDirection, GraphView } from '@/lib/kb/neighbourhood';
+import { groupLabel } from '@/lib/kb/relation-groups';
 import { typeColour } from '@/lib/kb/type-colours';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { DocumentView } from './document-view';
@@ -264,7 +265,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
             <p id="graph-caption" className="text-xs text-slate-600" data-testid="graph-caption">
               <span data-testid="graph-counts">{current.nodes.length} nodes, {current.edges.length} edges</span>
               {' '}within {state.hops} {state.hops === 1 ? 'hop' : 'hops'}
-              {current.stubs.length > 0 && <>; {hidden.toLocaleString('en')} more neighbours in {current.stubs.length} “+N more” stubs</>}
+              {hidden > 0 && <>; {hidden.toLocaleString('en')} more neighbours not drawn</>}
               {current.unexpanded.length > 0 && <>; {current.unexpanded.length} nodes not expanded</>}
               {view?.skipped.length ? <>; {view.skipped.length} expansions skipped (view full or node not shown)</> : null}
               . {current.elements.toLocaleString('en')} elements
@@ -322,7 +323,7 @@ function SidePanel({ kbSlug, view, nodeId, onExpand, onCentre }: { kbSlug: strin
       </div>
       {(stubs.length > 0 || unexpanded) && (
         <p className="text-xs text-slate-600" data-testid="graph-selected-cut">
-          {unexpanded ? 'Its neighbours are not loaded yet (budget); Expand shows them.' : `Not drawn: ${stubs.map((s) => `${s.hidden.toLocaleString('en')} ${s.direction === 'out' ? `${s.relation} →` : `← ${s.relation}`}`).join(', ')}.`}
+          {unexpanded ? 'Its neighbours are not loaded yet (budget); Expand shows them.' : `Not drawn: ${stubs.map((s) => `${s.hidden.toLocaleString('en')} ${groupLabel(s)}`).join(', ')}.`}
         </p>
       )}
       {error && <p role="alert" className="text-sm text-red-700">{error.message}</p>}

@@ -8,6 +8,7 @@ import type { SearchResult } from '@/lib/kb/search';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { EntityPicker } from './entity-picker';
 import { Snippet } from './snippet';
+import { TypeBadge } from './type-legend';
 
 const PAGE_SIZE = 20;
 /** The search API stops at this offset. */
@@ -37,6 +38,7 @@ const BUILDING_POLL_MS = 3000;
 
 /** Ranked search with type filter and paging; everything it shows follows from `?q=&type=&page=`. */
 export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: string; count: number }[] }) {
+  const kbTypes = types.map((t) => t.name);
   const router = useRouter();
   const pathname = usePathname();
   const state = readState(new URLSearchParams(useSearchParams().toString()));
@@ -139,7 +141,7 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
                       <Link href={`/kb/${kbSlug}/entities/${hit.id}`} className="font-medium text-blue-700 [overflow-wrap:anywhere] hover:underline">{hit.name}</Link>
-                      <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-600" data-testid="hit-type">{hit.type}</span>
+                      <TypeBadge kbTypes={kbTypes} type={hit.type} testId="hit-type" />
                       {hit.covered !== null && (
                         <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-800" data-testid="hit-coverage">
                           covers {hit.covered} of {data.words.length} {data.words.length === 1 ? 'word' : 'words'}
