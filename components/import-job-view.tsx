@@ -9,6 +9,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import { ImportErrorTable } from './import-error-table';
 import { ImportStatusBadge } from './import-status-badge';
 import { formatDateTime } from '@/lib/format/date';
+import { plural } from '@/lib/format/plural';
 
 const PHASES: Record<ImportPhase, string> = {
   starting: 'Starting',
@@ -22,6 +23,14 @@ const PHASES: Record<ImportPhase, string> = {
 };
 
 const fmt = (n: number) => n.toLocaleString('en');
+
+/** The phase a running job is in, or the one a failed or cancelled job stopped in ("starting" with rows read was reading them). */
+function phaseText(job: ImportJobDetail): string {
+  const phase = job.phase === 'starting' && job.rowsRead > 0 ? 'reading the files' : (PHASES[job.phase] ?? job.phase).toLowerCase();
+  if (job.status === 'FAILED') return job.phase === 'starting' && job.rowsRead === 0 ? 'Failed before reading a row' : `Failed while ${phase}`;
+  if (job.status === 'CANCELLED') return `Cancelled while ${phase}`;
+  return PHASES[job.phase] ?? job.phase;
+}
 
 /** One import job, polled every second while it runs; all of it comes from the job's row. */
 export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
@@ -40,6 +49,8 @@ export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
   const running = job.status === 'RUNNING';
   const seconds = (Date.parse(job.updatedAt) - Date.parse(job.startedAt)) / 1000;
   const percent = job.bytesTotal > 0 ? Math.min(100, Math.round((100 * job.bytesDone) / job.bytesTotal)) : 0;
+  // Bytes are counted once the files are open: before that, or for a job that stopped before, there is no progress to show.
+  const showProgress = job.bytesTotal > 0;
 
   function onCancel() {
     if (window.confirm('Cancel this import? Nothing it has loaded will be kept.')) cancel.mutate();
@@ -51,7 +62,7 @@ export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
       <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <div className="mb-3 flex items-center gap-3">
           <ImportStatusBadge status={job.status} testId="import-status" />
-          <span data-testid="import-phase" className="text-slate-600">{PHASES[job.phase] ?? job.phase}</span>
+          <span data-testid="import-phase" className="text-slate-600">{phaseText(job)}</span>
           {running && job.message && <span data-testid="import-step" className="text-xs text-slate-500">{job.message}</span>}
           {running && (
             <button type="button" onClick={onCancel} disabled={cancel.isPending || cancel.isSuccess}
@@ -60,11 +71,15 @@ export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
             </button>
           )}
         </div>
-        <div role="progressbar" aria-label="Input read" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} data-testid="import-progress"
-          className="h-3 overflow-hidden rounded bg-slate-100">
-          <div className="h-full bg-blue-600 transition-[width]" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="mt-1 text-xs text-slate-500">{percent}% of {fmt(job.bytesTotal)} bytes read</p>
+        {showProgress && (
+          <>
+            <div role="progressbar" aria-label="Input read" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} data-testid="import-progress"
+              className="h-3 overflow-hidden rounded bg-slate-100">
+              <div className="h-full bg-blue-600 transition-[width]" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="mt-1 text-xs text-slate-500">{percent}% of {plural(job.bytesTotal, 'byte')} read</p>
+          </>
+        )}
         <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-5">
           <Stat label="Rows read" testId="import-rows">{fmt(job.rowsRead)}</Stat>
           <Stat label="Rows / s">{seconds > 0 ? fmt(Math.round(job.rowsRead / seconds)) : '—'}</Stat>
@@ -102,9 +117,9 @@ function Summary({ summary, slug }: { summary: NonNullable<ImportJobDetail['summ
     <div className="rounded-lg border border-green-200 bg-white p-4 text-sm" data-testid="import-summary">
       <div className="flex items-baseline justify-between">
         <p>
-          Imported <strong data-testid="summary-entities">{fmt(summary.entities)} entities</strong> and{' '}
-          <strong data-testid="summary-edges">{fmt(summary.edges)} edges</strong> in {summary.seconds.toFixed(1)} s
-          {summary.duplicateEdges > 0 && ` (${fmt(summary.duplicateEdges)} repeated edges merged)`}.
+          Imported <strong data-testid="summary-entities">{plural(summary.entities, 'entity')}</strong> and{' '}
+          <strong data-testid="summary-edges">{plural(summary.edges, 'edge')}</strong> in {summary.seconds.toFixed(1)} s
+          {summary.duplicateEdges > 0 && ` (${plural(summary.duplicateEdges, 'repeated edge')} merged)`}.
         </p>
         <Link href={`/kb/${slug}`} className="rounded bg-blue-600 px-3 py-1.5 font-medium text-white hover:bg-blue-700">Open knowledge base</Link>
       </div>

@@ -59,7 +59,13 @@ test('a curator creates a campaign through the form and lands on its page', asyn
   await expect(page.getByTestId('agreement')).toContainText('Not enough overlapping work yet');
 
   // Closing and opening again.
-  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  // Closing asks first; keeping it open changes nothing.
+  await page.getByRole('button', { name: 'Close campaign', exact: true }).click();
+  await page.getByRole('button', { name: 'Keep it open' }).click();
+  await expect(page.getByTestId('close-confirm')).toHaveCount(0);
+  await expect(page.getByTestId('campaign-status')).toHaveText('OPEN');
+  await page.getByRole('button', { name: 'Close campaign', exact: true }).click();
+  await page.getByTestId('close-confirm').getByRole('button', { name: 'Close campaign' }).click();
   await expect(page.getByTestId('campaign-status')).toHaveText('CLOSED');
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByTestId('campaign-status')).toHaveText('OPEN');

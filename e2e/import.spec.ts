@@ -150,6 +150,9 @@ test('stopping at the first bad row: the import fails, shows the error, creates 
   await expect(page.getByTestId('import-status')).toHaveText('FAILED', { timeout: 30_000 });
   await expect(page.getByTestId('import-message')).toContainText('entities.jsonl:3: invalid JSON');
   await expect(page.getByText('Nothing was imported.')).toBeVisible();
+  // The phase it stopped in, and no progress bar counting bytes it never measured.
+  await expect(page.getByTestId('import-phase')).toHaveText(/^Failed while (reading the files|loading entities)$/);
+  await expect(page.getByText(/% of 0 bytes read/)).toHaveCount(0);
   const rows = await errorRows(page);
   expect(rows).toHaveLength(1);
   expect(rows[0]!.slice(0, 2)).toEqual(['entities.jsonl', '3']);

@@ -3,10 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useState } from 'react';
 import type { AssignmentView } from '@/lib/authoring/assignments';
 import type { CampaignDetail, OwnAssignment } from '@/lib/authoring/campaign-detail';
 import type { ReviewQueueItem } from '@/lib/authoring/review';
 import { requestJson, setPage } from '../queries/api';
+import { plural } from '@/lib/format/plural';
 import { fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { campaignApi, reviewPage, workPage } from './api';
@@ -42,6 +44,11 @@ export function CampaignOverview({ campaignId }: { campaignId: number }) {
       </details>
       {canManage && <ManagerControls campaign={campaign} />}
       {isAnnotator && <AnnotatorWork campaign={campaign} mine={mine} />}
+      {!isAnnotator && !canManage && (
+        <p role="note" className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700" data-testid="not-annotator">
+          You are not an annotator of this campaign, so it hands you no seeds; its guidelines are shown for reading. A curator can add you to it.
+        </p>
+      )}
       {canManage && <CampaignDashboard campaignId={campaign.id} />}
     </div>
   );
@@ -54,8 +61,8 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
       {c.validates && (
         <><span data-testid="campaign-validates">validates the queries of <Link href={setPage(c.kbSlug, c.validates)} className="text-blue-700 hover:underline">{c.validates}</Link></span>·</>
       )}
-      <span>{c.seeds.toLocaleString('en')} {c.seeds === 1 ? 'seed' : 'seeds'}</span>·
-      <span>{c.annotatorsPerSeed} {c.annotatorsPerSeed === 1 ? 'annotator' : 'annotators'} per seed</span>·
+      <span>{plural(c.seeds, 'seed')}</span>·
+      <span>{plural(c.annotatorsPerSeed, 'annotator')} per seed</span>·
       <span>leases of {c.leaseMinutes} min</span>·
       <span>{c.leakPolicy === 'block' ? 'queries naming their seed are refused' : 'queries naming their seed are flagged'}</span>·
       {c.bm25Target !== null && <><span data-testid="campaign-bm25-target">answers should not be in BM25’s top {c.bm25Target}</span>·</>}
@@ -79,10 +86,14 @@ function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKey(c.id) }),
   });
   const waiting = queue.data?.items.length;
+  const [confirmClose, setConfirmClose] = useState(false);
   return (
     <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
       {c.status === 'OPEN' ? (
-        <button type="button" className={BUTTON} disabled={setStatus.isPending} onClick={() => setStatus.mutate('CLOSED')}>Close</button>
+        <button type="button" disabled={setStatus.isPending || confirmClose} onClick={() => setConfirmClose(true)}
+          className="rounded border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60">
+          Close campaign
+        </button>
       ) : (
         <button type="button" className={BUTTON} disabled={setStatus.isPending} onClick={() => setStatus.mutate('OPEN')}>Open</button>
       )}
@@ -92,6 +103,16 @@ function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
       <Link href={reviewPage(c.kbSlug, c.id)} className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-blue-700 hover:bg-blue-50" data-testid="review-link">
         Review{waiting === undefined ? '' : ` (${waiting} waiting)`}
       </Link>
+      {confirmClose && (
+        <div role="alertdialog" aria-labelledby="close-campaign-question" className="w-full space-y-2 rounded border border-red-200 bg-red-50 p-3" data-testid="close-confirm">
+          <p id="close-campaign-question">Close this campaign? No seed will be handed out any more; work already leased can still be finished and reviewed, and you can open it again.</p>
+          <div className="flex gap-2">
+            <button type="button" onClick={() => { setConfirmClose(false); setStatus.mutate('CLOSED'); }}
+              className="rounded bg-red-700 px-3 py-1 font-medium text-white hover:bg-red-800">Close campaign</button>
+            <button type="button" autoFocus onClick={() => setConfirmClose(false)} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Keep it open</button>
+          </div>
+        </div>
+      )}
       {setStatus.error && <p role="alert" className="w-full text-red-700">{setStatus.error.message}</p>}
       {queue.error && <p role="alert" className="w-full text-red-700">Could not load the review queue: {queue.error.message}</p>}
     </div>

@@ -136,13 +136,14 @@ function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: 
 
 function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunSummary[] }) {
   return (
+    // Every metric fits beside the run at a laptop's width (1,366 px): when it was made goes under its name, not in a column of its own.
     <div className="overflow-x-auto">
-      <table className="w-full" data-testid="run-table">
+      <table className="w-full text-sm" data-testid="run-table">
         <thead className="text-left text-slate-600">
           <tr>
-            <th scope="col" className="py-1">Run</th><th scope="col">Scored on</th><th scope="col">Status</th><th scope="col" className="text-right">Queries</th>
-            {METRICS.map((m) => <th key={m} scope="col" className="px-1 text-right">{METRIC_LABELS[m]}</th>)}
-            <th scope="col" className="pl-3">Made</th>
+            <th scope="col" className="py-1 pr-3">Run</th><th scope="col" className="pr-3">Scored on</th><th scope="col" className="pr-3">Status</th>
+            <th scope="col" className="pr-2 text-right">Queries</th>
+            {METRICS.map((m) => <th key={m} scope="col" className="whitespace-nowrap px-2 text-right">{METRIC_LABELS[m]}</th>)}
           </tr>
         </thead>
         <tbody>
@@ -150,12 +151,14 @@ function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunS
             const means = r.summary?.overall.means;
             return (
               <tr key={r.id} className="border-t border-slate-100" data-testid={`run-${r.id}`}>
-                <td className="py-1 pr-2"><Link href={runPage(slug, name, r.id)} className="text-blue-700 hover:underline">{r.name}</Link></td>
-                <td className="pr-2 text-slate-600">{r.release ? `release ${r.release}` : 'current queries'}</td>
-                <td className="pr-2"><RunStatus run={r} /></td>
-                <td className="text-right tabular-nums">{r.summary ? fmtCount(r.summary.overall.queries) : '—'}</td>
-                {METRICS.map((m) => <td key={m} className="px-1 text-right tabular-nums" data-metric={m}>{means ? fmtScore(means[m]) : '—'}</td>)}
-                <td className="pl-3 text-xs text-slate-600">{fmtDate(r.createdAt)}</td>
+                <td className="py-1 pr-3">
+                  <Link href={runPage(slug, name, r.id)} className="text-blue-700 hover:underline">{r.name}</Link>
+                  <span className="block text-xs text-slate-500">{fmtDate(r.createdAt)}</span>
+                </td>
+                <td className="pr-3 text-slate-600">{r.release ? `release ${r.release}` : 'current queries'}</td>
+                <td className="pr-3"><RunStatus run={r} /></td>
+                <td className="pr-2 text-right tabular-nums">{r.summary ? fmtCount(r.summary.overall.queries) : '—'}</td>
+                {METRICS.map((m) => <td key={m} className="px-2 text-right tabular-nums" data-metric={m}>{means ? fmtScore(means[m]) : '—'}</td>)}
               </tr>
             );
           })}

@@ -21,6 +21,13 @@ export function useParticipants(studyId: number) {
 /** Why a participant holds no items: not started yet, gave them back for not rating, or found the study full. */
 const noItems = (p: ParticipantSummary) => p.expiredAt ? 'expired, items given back' : p.startedAt ? 'none left' : 'not started';
 
+/**
+ * What is known of a participant's consent: when given; a participant who started without it was never asked
+ * (starting needs it when the study has a consent text); else nothing yet.
+ */
+const consentText = (p: ParticipantSummary) => p.consentedAt ? fmtDate(p.consentedAt) : p.startedAt ? `not asked (started ${fmtDate(p.startedAt)})` : 'not yet';
+const finishedText = (p: ParticipantSummary) => p.finishedAt ? fmtDate(p.finishedAt) : p.startedAt ? 'not yet' : '—';
+
 /** Who takes part and how far they are; a link not started yet has no items. */
 export function ParticipantTable({ studyId }: { studyId: number }) {
   const participants = useParticipants(studyId);
@@ -28,7 +35,6 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
   if (!participants.data) return <p className="text-slate-500">Loading the participants…</p>;
   const items = participants.data.items;
   if (!items.length) return <p className="text-slate-500">Nobody takes part yet.</p>;
-  const when = (d: string | null) => <td className="pl-4 text-slate-600">{d ? fmtDate(d) : '—'}</td>;
   return (
     <table className="w-full" data-testid="participant-table">
       <thead className="text-left text-slate-600">
@@ -43,7 +49,7 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
             <td className="py-1">{participantName(p, p.id)}</td>
             <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
             <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
-            {when(p.consentedAt)}{when(p.finishedAt)}
+            <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{finishedText(p)}</td>
           </tr>
         ))}
       </tbody>

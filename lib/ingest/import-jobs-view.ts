@@ -12,6 +12,7 @@ import { IMPORT_FORMATS, openSource } from './readers';
 import { recoverAbandonedImports } from './recovery';
 import type { KnowledgeSource } from './source';
 import { removeUploads, sweepUploads, uploadIdOf, uploadPaths, UPLOAD_MAX_AGE_MS } from './uploads';
+import { plural } from '../format/plural';
 
 /**
  * Import jobs as the web app starts and shows them: a job runs in the server process after the
@@ -71,7 +72,7 @@ export async function startImport(pool: pg.Pool, prisma: PrismaClient, user: Act
   });
   void run
     .then(
-      (s) => console.log(`Import job ${s.jobId} (${s.slug}): ${s.entities} entities, ${s.edges} edges, ${s.errors.length} bad rows skipped, ${s.seconds.toFixed(1)} s`),
+      (s) => console.log(`Import job ${s.jobId} (${s.slug}): ${plural(s.entities, 'entity')}, ${plural(s.edges, 'edge')}, ${plural(s.errors.length, 'bad row')} skipped, ${s.seconds.toFixed(1)} s`),
       (err: unknown) => {
         // Before the job exists the request answers with the error; after, the job row records it.
         if (jobId === null) return;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatDateTime, formatDay } from '../../lib/format/date';
 import { noun, plural, pluralOf } from '../../lib/format/plural';
+import { textTable } from '../../lib/format/table';
 import { idParam, parseWith } from '../../lib/http/api';
 import { idTextSchema } from '../../lib/input';
 
@@ -37,6 +38,17 @@ describe('dates', () => {
     expect(formatDateTime(new Date(Date.UTC(2026, 8, 3, 0, 3)))).toBe('3 Sep 2026, 00:03 UTC');
     expect(formatDateTime(Date.UTC(2027, 0, 1, 9, 0))).toBe('1 Jan 2027, 09:00 UTC');
     expect(formatDay('not a date')).toBe('unknown date');
+  });
+});
+
+describe('text tables', () => {
+  it('keeps headers apart however wide they are, numbers aligned right', () => {
+    expect(textTable(['split', 'queries', 'Hit@5', 'Recall@20'], [['train', '1200', '0.5123', '0.7000'], ['all', '9', '-', '-']],
+      { align: ['left', 'right', 'right', 'right'], indent: '  ' })).toEqual([
+      '  split  queries   Hit@5  Recall@20',
+      '  train     1200  0.5123     0.7000',
+      '  all          9       -          -',
+    ]);
   });
 });
 

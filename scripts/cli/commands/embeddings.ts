@@ -9,6 +9,7 @@ import { readEmbeddingFile } from '../../../lib/vectors/readers';
 import { embeddingNameSchema, listEmbeddingSets } from '../../../lib/vectors/sets';
 import { withDatabase } from '../database';
 import { report } from '../output';
+import { plural } from '../../../lib/format/plural';
 
 export interface EmbeddingsImportOptions {
   kb: string;
@@ -49,7 +50,7 @@ export async function runImport(opts: EmbeddingsImportOptions): Promise<void> {
     }
   }, { quiet: opts.json });
   report(!!opts.json, summary, () =>
-    `${summary.replaced ? 'Replaced' : 'Imported'} ${summary.kind} embeddings "${summary.name}" on ${opts.set ? `query set ${opts.set}` : opts.kb}: ${summary.count.toLocaleString('en')} vectors of ${summary.dimension} dimensions`);
+    `${summary.replaced ? 'Replaced' : 'Imported'} ${summary.kind} embeddings "${summary.name}" on ${opts.set ? `query set ${opts.set}` : opts.kb}: ${plural(summary.count, 'vector')} of ${plural(summary.dimension, 'dimension')}`);
 }
 
 export async function runList(opts: { kb: string; set?: string; json?: boolean }): Promise<void> {

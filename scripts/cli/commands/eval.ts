@@ -7,6 +7,8 @@ import { METRICS, METRIC_LABELS } from '../../../lib/queries/metrics';
 import type { RunFormat } from '../../../lib/queries/run-files';
 import { evaluateRunFile, getRun, runTarget } from '../../../lib/queries/runs';
 import { querySetByName } from '../../../lib/queries/sets';
+import { plural } from '../../../lib/format/plural';
+import { textTable } from '../../../lib/format/table';
 import { withDatabase } from '../database';
 import { report } from '../output';
 import { formatDuration } from './import-progress';
@@ -77,14 +79,14 @@ export async function run(opts: EvalOptions): Promise<void> {
     }
     return getRun(pool(), set.id, id);
   }, { quiet: opts.json });
-  const line = (label: string, m: Record<string, number> | null, n: number) =>
-    `  ${label.padEnd(10)} ${String(n).padStart(7)}  ${METRICS.map((k) => (m ? m[k]!.toFixed(4) : '-').padStart(9)).join('')}`;
+  const row = (label: string, m: Record<string, number> | null, n: number) => [label, String(n), ...METRICS.map((k) => (m ? m[k]!.toFixed(4) : '-'))];
   report(!!opts.json, result, () => [
     `Run ${result.id} "${result.name}" on ${opts.set}${opts.release ? ` release ${opts.release}` : ''}`,
-    `  ${'split'.padEnd(10)} ${'queries'.padStart(7)}  ${METRICS.map((k) => METRIC_LABELS[k].padStart(9)).join('')}`,
-    ...(result.summary?.bySplit ?? []).map((s) => line(s.split ?? '(none)', s.means, s.queries)),
-    line('all', result.summary?.overall.means ?? null, result.summary?.overall.queries ?? 0),
-    ...(result.summary?.overall.withoutAnswers ? [`${result.summary.overall.withoutAnswers} queries without answers left out`] : []),
-    ...(result.warnings.length ? [`${result.warnings.length} warnings, e.g. ${result.warnings[0]!.file}:${result.warnings[0]!.line}: ${result.warnings[0]!.reason}`] : []),
+    ...textTable(['split', 'queries', ...METRICS.map((k) => METRIC_LABELS[k])], [
+      ...(result.summary?.bySplit ?? []).map((s) => row(s.split ?? '(none)', s.means, s.queries)),
+      row('all', result.summary?.overall.means ?? null, result.summary?.overall.queries ?? 0),
+    ], { align: ['left', ...Array<'right'>(METRICS.length + 1).fill('right')], indent: '  ' }),
+    ...(result.summary?.overall.withoutAnswers ? [`${plural(result.summary.overall.withoutAnswers, 'query')} without answers left out`] : []),
+    ...(result.warnings.length ? [`${plural(result.warnings.length, 'warning')}, e.g. ${result.warnings[0]!.file}:${result.warnings[0]!.line}: ${result.warnings[0]!.reason}`] : []),
   ].join('\n'));
 }

@@ -9,6 +9,7 @@ import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
 import { withDatabase } from '../database';
 import { report } from '../output';
 import { formatDuration, ImportRates } from './import-progress';
+import { plural } from '../../../lib/format/plural';
 
 export interface ImportCommandOptions {
   kb: string;
@@ -76,11 +77,11 @@ export async function run(files: string[], opts: ImportCommandOptions): Promise<
     bar.stop();
     if (opts.errorReport) writeErrorReport(opts.errorReport, summary.errors);
     report(!!opts.json, summary, () => [
-      `Imported ${summary.slug}: ${summary.entities.toLocaleString('en')} entities, ${summary.edges.toLocaleString('en')} edges in ${summary.seconds.toFixed(1)} s (${summary.method})`,
+      `Imported ${summary.slug}: ${plural(summary.entities, 'entity')}, ${plural(summary.edges, 'edge')} in ${summary.seconds.toFixed(1)} s (${summary.method})`,
       `Entity types: ${Object.entries(summary.entityTypes).map(([t, n]) => `${t} ${n}`).join(', ')}`,
       `Relations: ${Object.entries(summary.relations).map(([t, n]) => `${t} ${n}`).join(', ')}`,
-      ...(summary.duplicateEdges ? [`${summary.duplicateEdges} duplicate edges merged`] : []),
-      ...(summary.errors.length ? [`Skipped ${summary.errors.length} bad rows${opts.errorReport ? ` (listed in ${opts.errorReport})` : ''}:`, ...summary.errors.slice(0, 10).map((e) => `  ${e.file}:${e.line}: ${e.reason}`)] : []),
+      ...(summary.duplicateEdges ? [`${plural(summary.duplicateEdges, 'duplicate edge')} merged`] : []),
+      ...(summary.errors.length ? [`Skipped ${plural(summary.errors.length, 'bad row')}${opts.errorReport ? ` (listed in ${opts.errorReport})` : ''}:`, ...summary.errors.slice(0, 10).map((e) => `  ${e.file}:${e.line}: ${e.reason}`)] : []),
     ].join('\n'));
   } catch (err) {
     bar.stop();

@@ -13,6 +13,7 @@ import { querySourceStats } from '../../../lib/queries/stats';
 import type { QueryFormat, QueryOrigin } from '../../../lib/queries/types';
 import { withDatabase } from '../database';
 import { report } from '../output';
+import { plural } from '../../../lib/format/plural';
 
 export interface QueriesImportOptions {
   kb: string;
@@ -41,9 +42,9 @@ export async function runImport(files: string[], opts: QueriesImportOptions): Pr
     });
   }, { quiet: opts.json });
   report(!!opts.json, summary, () => [
-    `${summary.replaced ? 'Replaced' : 'Imported'} query set ${summary.setName}: ${summary.queries.toLocaleString('en')} queries`,
+    `${summary.replaced ? 'Replaced' : 'Imported'} query set ${summary.setName}: ${plural(summary.queries, 'query')}`,
     ...Object.entries(summary.splits).map(([s, n]) => `  ${s.padEnd(8)} ${n.toLocaleString('en')}`),
-    ...(summary.unresolved.count ? [`${summary.unresolved.count} entity ids not in the knowledge base kept unresolved (${summary.unresolved.queries} queries), e.g. ${summary.unresolved.examples.slice(0, 5).join(', ')}`] : []),
+    ...(summary.unresolved.count ? [`${plural(summary.unresolved.count, 'entity id')} not in the knowledge base kept unresolved (${plural(summary.unresolved.queries, 'query')}), e.g. ${summary.unresolved.examples.slice(0, 5).join(', ')}`] : []),
   ].join('\n'));
 }
 
