@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { requirePageUser } from '@/lib/auth/page-guard';
 import { db } from '@/lib/db/client';
 import { listVisibleKbs } from '@/lib/kb/access';
@@ -23,7 +24,7 @@ export default async function HomePage() {
               </div>
               <p className="mt-1 line-clamp-3 text-sm text-slate-600">{kb.description}</p>
               <p className="mt-2 text-xs text-slate-500">
-                {kb.entityCount.toLocaleString('en')} entities · {Number(kb.edgeCount).toLocaleString('en')} edges
+                {plural(kb.entityCount, 'entity')} · {plural(Number(kb.edgeCount), 'edge')}
                 {kb.license && <> · {kb.license}</>}
               </p>
             </li>

@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { plural } from '@/lib/format/plural';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { AutocompleteItem } from '@/lib/kb/autocomplete';
 import { fetchJson } from '@/lib/client/fetch-json';
@@ -109,7 +110,7 @@ export function EntityPicker({ kbSlug, label, onSelect, placeholder, testId }: E
               className={`cursor-pointer px-2 py-1.5 ${i === active ? 'bg-blue-50' : ''}`}
             >
               <span className="font-medium">{item.name}</span>{' '}
-              <span className="text-xs text-slate-500">{item.type} · #{item.id} · {item.externalId} · {item.degree.toLocaleString('en')} edges</span>
+              <span className="text-xs text-slate-500">{item.type} · #{item.id} · {item.externalId} · {plural(item.degree, 'edge')}</span>
             </li>
           ))}
         </ul>

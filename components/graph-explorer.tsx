@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
@@ -263,7 +264,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
           )}
           {current && (
             <p id="graph-caption" className="text-xs text-slate-600" data-testid="graph-caption">
-              <span data-testid="graph-counts">{current.nodes.length} nodes, {current.edges.length} edges</span>
+              <span data-testid="graph-counts">{plural(current.nodes.length, 'node')}, {plural(current.edges.length, 'edge')}</span>
               {' '}within {state.hops} {state.hops === 1 ? 'hop' : 'hops'}
               {hidden > 0 && <>; {hidden.toLocaleString('en')} more neighbours not drawn</>}
               {current.unexpanded.length > 0 && <>; {current.unexpanded.length} nodes not expanded</>}
@@ -314,7 +315,7 @@ function SidePanel({ kbSlug, view, nodeId, onExpand, onCentre }: { kbSlug: strin
     <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-3" data-testid="graph-side-panel" aria-live="polite">
       <div>
         <h2 className="font-medium" data-testid="graph-selected-name">{data?.name ?? view.nodes.find((n) => n.id === nodeId)?.name}</h2>
-        <p className="text-xs text-slate-500">{data ? `${data.type} · id ${data.id} · ${data.degree.toLocaleString('en')} edges` : 'Loading…'}</p>
+        <p className="text-xs text-slate-500">{data ? `${data.type} · id ${data.id} · ${plural(data.degree, 'edge')}` : 'Loading…'}</p>
       </div>
       <div className="flex flex-wrap gap-2 text-sm">
         <Link className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50" href={`/kb/${encodeURIComponent(kbSlug)}/entities/${nodeId}`}>Open entity page</Link>

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { useQuery } from '@tanstack/react-query';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { EntityDetail } from '@/lib/kb/entity';
@@ -105,7 +106,7 @@ export function MetapathBranch({ kbSlug, schema, label, branch, onChange, counts
                 if (move) onChange({ ...branch, steps: [...branch.steps, { relation: move.relation, direction: move.direction, targetType: move.targetType }] });
               }}>
               <option value="">Add a step from {current}…</option>
-              {moves.map((m) => <option key={stepKey(m)} value={stepKey(m)}>{moveLabel(m)} ({m.edgeCount.toLocaleString('en')} edges)</option>)}
+              {moves.map((m) => <option key={stepKey(m)} value={stepKey(m)}>{moveLabel(m)} ({plural(m.edgeCount, 'edge')})</option>)}
             </select>
           )}
           {branch.steps.length > 0 && (

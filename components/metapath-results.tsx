@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { MetapathsResult } from '@/lib/kb/metapath';
 import { MATCH_END, MATCH_START } from '@/lib/kb/highlight';
@@ -59,7 +60,7 @@ export function MetapathResults({ kbSlug, type, result, loading, q, page, pageSi
         {result?.items.map((item) => (
           <li key={item.id} className="py-1.5">
             <Link href={`/kb/${kbSlug}/entities/${item.id}`} className="font-medium text-blue-700 hover:underline">{item.name}</Link>
-            <span className="ml-2 text-xs text-slate-500">{item.type} · #{item.id} · {item.degree.toLocaleString('en')} edges</span>
+            <span className="ml-2 text-xs text-slate-500">{item.type} · #{item.id} · {plural(item.degree, 'edge')}</span>
             {item.snippet && <Snippet text={item.snippet} />}
           </li>
         ))}

@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { plural } from '@/lib/format/plural';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
@@ -147,7 +148,7 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
                           covers {hit.covered} of {data.words.length} {data.words.length === 1 ? 'word' : 'words'}
                         </span>
                       )}
-                      <span className="text-xs text-slate-500 [overflow-wrap:anywhere]">{hit.degree.toLocaleString('en')} edges · {hit.externalId}</span>
+                      <span className="text-xs text-slate-500 [overflow-wrap:anywhere]">{plural(hit.degree, 'edge')} · {hit.externalId}</span>
                     </div>
                     <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]"><Snippet text={hit.snippet} /></p>
                   </div>

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { db, readPool } from '@/lib/db/client';
 import { canManageKb } from '@/lib/kb/members';
@@ -63,7 +64,7 @@ export default async function KbPage({ params }: { params: Promise<{ slug: strin
           {stats.hubs.map((e) => (
             <li key={e.id} className="flex items-center justify-between py-1.5 text-sm">
               <Link href={`/kb/${kb.slug}/entities/${e.id}`} className="text-blue-700 hover:underline">{e.name}</Link>
-              <span className="text-slate-500">{e.type} · {e.degree.toLocaleString('en')} edges</span>
+              <span className="text-slate-500">{e.type} · {plural(e.degree, 'edge')}</span>
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { Participation } from '@/lib/studies/participate';
+import { plural } from '@/lib/format/plural';
 import { requestJson } from '@/components/queries/api';
 import { MarkdownText } from '@/components/queries/markdown-text';
 import { answerKey, firstIncomplete, isComplete, isPoint, shortcutKeys, type PointDimension } from './model';
@@ -134,7 +135,7 @@ export function RatingSession({ api, participation, readOnly, resumeNote, onChan
         <h2 className="text-lg font-medium">Stopped for now</h2>
         <p>
           {saving.unsavedCount > 0 ? 'Your last answers are still being saved; keep this page open until they are.' : 'Your answers so far are saved.'}
-          {' '}You have completed {complete} of {items.length} items.
+          {' '}You have completed {complete} of {plural(items.length, 'item')}.
         </p>
         <p>{resumeNote} You will start again at the first item you have not finished:</p>
         <p className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm" data-testid="resume-link">{stoppedAt}</p>

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { plural } from '@/lib/format/plural';
 import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { findById } from '@/lib/http/page-query';
 import { readDb, readPool } from '@/lib/db/client';
@@ -32,7 +33,7 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
         </p>
         <h1 className="text-2xl font-semibold" data-testid="entity-name">{entity.name}</h1>
         <p className="text-sm text-slate-500">
-          <TypeBadge kbTypes={kbTypes} type={entity.type} /> · id {entity.id} · external id <code>{entity.externalId}</code> · {entity.degree.toLocaleString('en')} edges
+          <TypeBadge kbTypes={kbTypes} type={entity.type} /> · id {entity.id} · external id <code>{entity.externalId}</code> · {plural(entity.degree, 'edge')}
           {entity.aliases.length > 0 && <> · also known as {entity.aliases.join(', ')}</>}
         </p>
         <nav aria-label="Explore from this entity" className="mt-2 flex flex-wrap gap-4 text-sm">

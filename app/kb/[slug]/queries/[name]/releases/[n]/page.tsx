@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { pool } from '@/lib/db/client';
+import { plural } from '@/lib/format/plural';
 import { firstNonIntegerId } from '@/lib/queries/read';
 import { getRelease } from '@/lib/queries/releases';
 import { setPage } from '@/components/queries/api';
@@ -39,7 +40,7 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
         ]} />
         <h1 className="text-2xl font-semibold">Release {release.number}: {release.name}</h1>
         <p className="mt-1 text-sm text-slate-500">
-          Made {fmtDate(release.createdAt)}{release.createdBy && ` by ${release.createdBy}`} · {fmtCount(release.queryCount)} queries
+          Made {fmtDate(release.createdAt)}{release.createdBy && ` by ${release.createdBy}`} · {plural(release.queryCount, 'query')}
         </p>
         <p className="mt-1 break-all text-sm">
           Content hash <code className="rounded bg-slate-100 px-1 text-xs" data-testid="release-hash">sha256:{release.contentHash}</code>
