@@ -4,6 +4,7 @@ import { requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { findById } from '@/lib/http/page-query';
 import { readDb, readPool } from '@/lib/db/client';
 import { getEntity, relationCounts } from '@/lib/kb/entity';
+import { distinctNeighbourCount } from '@/lib/kb/hub-counts';
 import { groupLabel, onceEach } from '@/lib/kb/relation-groups';
 import { kbSchemaSummary } from '@/lib/kb/schema-summary';
 import { CountTable } from '@/components/count-table';
@@ -22,7 +23,8 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
   const found = await findById(id, 'entity id', { href: `${base}/search`, label: `Search ${kb.name}` }, (entityId) => getEntity(readPool(), kb.id, entityId));
   if (!found.ok) return <ExplorerProblem title="Entity" problem={found.problem} />;
   const entity = found.value;
-  const [relations, schema] = await Promise.all([relationCounts(readPool(), kb.id, entity.id).then(onceEach), kbSchemaSummary(readDb(), kb.id)]);
+  const [relations, schema, neighbours] = await Promise.all([
+    relationCounts(readPool(), kb.id, entity.id).then(onceEach), kbSchemaSummary(readDb(), kb.id), distinctNeighbourCount(readPool(), kb.id, entity.id)]);
   const kbTypes = schema.nodeTypes.map((t) => t.name);
 
   return (
@@ -33,7 +35,7 @@ export default async function EntityPage({ params }: { params: Promise<{ slug: s
         </p>
         <h1 className="text-2xl font-semibold" data-testid="entity-name">{entity.name}</h1>
         <p className="text-sm text-slate-500">
-          <TypeBadge kbTypes={kbTypes} type={entity.type} /> · id {entity.id} · external id <code>{entity.externalId}</code> · {plural(entity.degree, 'edge')}
+          <TypeBadge kbTypes={kbTypes} type={entity.type} /> · id {entity.id} · external id <code>{entity.externalId}</code> · <span data-testid="entity-neighbour-count">{plural(neighbours, 'neighbour')}</span> ({plural(entity.degree, 'edge')})
           {entity.aliases.length > 0 && <> · also known as {entity.aliases.join(', ')}</>}
         </p>
         <nav aria-label="Explore from this entity" className="mt-2 flex flex-wrap gap-4 text-sm">
