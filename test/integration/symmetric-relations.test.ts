@@ -64,6 +64,15 @@ describe('symmetric relations and distinct-neighbour counts on PrimeKG (IBD)', (
   });
 
   it('counts a hub\'s hidden neighbours as distinct entities, once', async () => {
+    // Entities of degree 500 or more have their count stored at import, the others are counted live: both kinds here.
+    const { rows } = await pool().query<{ entityId: number; neighbours: number }>(
+      'SELECT entity_id AS "entityId", neighbours FROM hub_neighbour_count WHERE kb_id = $1', [kbId]);
+    const stored = new Map(rows.map((r) => [r.entityId, r.neighbours]));
+    const degree = (externalId: string) => readIbdEdges().filter((e) => e.source === externalId || e.target === externalId).length;
+    expect(degree(byNeighbours[0]![0])).toBeGreaterThanOrEqual(500);
+    expect(stored.get(idOf.get(byNeighbours[0]![0])!)).toBe(byNeighbours[0]![1].size);
+    expect(degree(byNeighbours[40]![0])).toBeLessThan(500);
+    expect(stored.has(idOf.get(byNeighbours[40]![0])!)).toBe(false);
     for (const [externalId, set] of [byNeighbours[0]!, byNeighbours[1]!, byNeighbours[40]!]) {
       const entityId = idOf.get(externalId)!;
       const preview = await directNeighbourhood(pool(), kbId, entityId, 150);
