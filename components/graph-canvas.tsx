@@ -1,15 +1,13 @@
 'use client';
 
-import cytoscape, { type Core, type ElementDefinition, type LayoutOptions, type NodeSingular } from 'cytoscape';
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { usePrefersDark } from '@/lib/client/use-prefers-dark';
-import { typeColour } from '@/lib/kb/type-colours';
+import type { Point } from '@/lib/kb/graph-layout';
+import { GRAPH_STYLE, layoutOptions, planCanvas, type CanvasEdge, type CanvasLayout, type CanvasNode } from './graph-canvas-elements';
 import { DARK_GRAPH_STYLE, graphExportBackground } from './graph-theme';
 
-export interface CanvasNode { id: string; label: string; type: string; center?: boolean; stub?: boolean }
-export interface CanvasEdge { id: string; source: string; target: string; label: string }
-export type CanvasLayout = 'concentric' | 'cose' | 'breadthfirst';
-export const CANVAS_LAYOUTS: readonly CanvasLayout[] = ['concentric', 'cose', 'breadthfirst'];
+export { CANVAS_LAYOUTS, type CanvasEdge, type CanvasLayout, type CanvasNode } from './graph-canvas-elements';
 export interface GraphCanvasHandle {
   exportPng(): string;
   /** Where each drawn node is now (dragged ones included), in model coordinates; group boxes left out. */
@@ -19,7 +17,12 @@ export interface GraphCanvasHandle {
 export interface GraphCanvasProps {
   nodes: CanvasNode[];
   edges: CanvasEdge[];
-  layout: CanvasLayout;
+  /** Ignored when `positions` is given. */
+  layout?: CanvasLayout;
+  /** Fixed positions by node id (the paths view lays its paths out itself). */
+  positions?: ReadonlyMap<string, Point>;
+  /** `auto` draws with WebGL from WEBGL_MIN_ELEMENTS elements on, where the browser offers WebGL 2. */
+  renderer?: 'auto' | 'canvas' | 'webgl';
   onSelect?: (nodeId: string) => void;
   onExpand?: (nodeId: string) => void;
   highlight?: string[];
@@ -33,171 +36,132 @@ export interface GraphCanvasProps {
   describedBy?: string;
 }
 
-const STUB_COLOUR = '#cbd5e1';
-/** Above this many edges, edge labels appear only on hover: hundreds of labels are unreadable and slow to draw. */
-const ALWAYS_LABEL_EDGES = 40;
+/**
+ * From this many elements on, Cytoscape's WebGL renderer draws the view (see docs/benchmarks.md, "Graph
+ * frames"): the 2D canvas redraws every element on each pan and zoom frame.
+ */
+export const WEBGL_MIN_ELEMENTS = 1000;
 
-/** Hop distance of every node from the centre nodes, ignoring edge direction (unreached nodes count as one hop further than the farthest). */
-function hopDepths(nodes: CanvasNode[], edges: CanvasEdge[]): Map<string, number> {
-  const adjacent = new Map<string, string[]>();
-  const link = (a: string, b: string) => {
-    const list = adjacent.get(a);
-    if (list) list.push(b);
-    else adjacent.set(a, [b]);
-  };
-  for (const e of edges) {
-    link(e.source, e.target);
-    link(e.target, e.source);
-  }
-  const depth = new Map<string, number>();
-  let frontier = nodes.filter((n) => n.center).map((n) => n.id);
-  for (const id of frontier) depth.set(id, 0);
-  for (let d = 1; frontier.length > 0; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      for (const other of adjacent.get(id) ?? []) {
-        if (!depth.has(other)) { depth.set(other, d); next.push(other); }
-      }
-    }
-    frontier = next;
-  }
-  const far = Math.max(0, ...depth.values()) + 1;
-  for (const n of nodes) if (!depth.has(n.id)) depth.set(n.id, far);
-  return depth;
+let webglChecked: boolean | undefined;
+function webglAvailable(): boolean {
+  webglChecked ??= typeof document !== 'undefined' && document.createElement('canvas').getContext('webgl2') !== null;
+  return webglChecked;
 }
 
-function toElements(nodes: CanvasNode[], edges: CanvasEdge[], types: string[]): ElementDefinition[] {
-  const depth = hopDepths(nodes, edges);
-  const ids = new Set(nodes.map((n) => n.id));
-  return [
-    ...nodes.map((n) => ({
-      group: 'nodes' as const,
-      data: {
-        id: n.id, label: n.label, type: n.type, depth: depth.get(n.id) ?? 0,
-        colour: n.stub ? STUB_COLOUR : typeColour(types, n.type), center: n.center ? 1 : 0, stub: n.stub ? 1 : 0,
-      },
-    })),
-    // An edge to a node that is not drawn would make cytoscape throw; such an edge is a caller's slip, not data.
-    ...edges.filter((e) => ids.has(e.source) && ids.has(e.target))
-      .map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.source, target: e.target, label: e.label } })),
-  ];
+/** Calls `done` once the frame after now is drawn: the 2D renderer says so; the WebGL one draws in the next animation frame and says nothing. */
+function afterNextDraw(cy: Core, webgl: boolean, done: () => void) {
+  if (webgl) requestAnimationFrame(() => requestAnimationFrame(done));
+  else cy.one('render', done);
 }
-
-function layoutOptions(name: CanvasLayout, cy: Core): LayoutOptions {
-  const common = { fit: true, padding: 24, animate: false } as const;
-  if (name === 'concentric') {
-    const maxDepth = Math.max(0, ...cy.nodes().map((n) => Number(n.data('depth'))));
-    return { ...common, name, concentric: (n: NodeSingular) => maxDepth - Number(n.data('depth')), levelWidth: () => 1, minNodeSpacing: 28 };
-  }
-  if (name === 'breadthfirst') return { ...common, name, roots: cy.nodes('[center = 1]').map((n) => n.id()), directed: false, spacingFactor: 1.1 };
-  // Starting from the current positions keeps the picture steady when an expansion adds nodes.
-  return { ...common, name, randomize: false, nodeRepulsion: () => 8000, idealEdgeLength: () => 60, numIter: 1000 };
-}
-
-const STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 9, 'text-wrap': 'ellipsis', 'text-max-width': '110px', width: 16, height: 16, color: '#1e293b', 'min-zoomed-font-size': 5 } },
-  { selector: 'node[center = 1]', style: { width: 30, height: 30, 'font-weight': 'bold', 'font-size': 11, 'border-width': 2, 'border-color': '#0f172a' } },
-  { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: (n: cytoscape.NodeSingular) => Math.max(16, String(n.data('label') ?? '').length * 5), height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8 } },
-  { selector: 'node.highlight', style: { 'border-width': 3, 'border-color': '#f59e0b' } },
-  { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#0f172a' } },
-  { selector: 'edge', style: { width: 1, 'line-color': '#cbd5e1', 'target-arrow-color': '#cbd5e1', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.7, 'font-size': 7, color: '#64748b', 'text-rotation': 'autorotate' } },
-  { selector: 'edge.labelled, edge.hover', style: { label: 'data(label)' } },
-  { selector: 'edge.highlight', style: { width: 2.5, 'line-color': '#f59e0b', 'target-arrow-color': '#f59e0b' } },
-];
 
 /**
- * A Cytoscape.js graph: nodes coloured by type, the centre larger, "+N more" stubs as grey boxes. The instance
- * lives as long as the component; new props update its elements in place and re-run the layout. The time from
- * an update to the first drawn frame is kept in `data-render-ms` (and as a performance measure).
+ * A Cytoscape.js graph: nodes coloured by type, the centre larger, "+N more" stubs as grey boxes, neighbours
+ * grouped by relation and type in the rings layout. The instance lives as long as the component (and its
+ * renderer: crossing WEBGL_MIN_ELEMENTS starts a new one); new props update its elements in place and re-run
+ * the layout. The time from an update to the first drawn frame is kept in `data-render-ms` (and as a
+ * performance measure), the renderer in `data-renderer`.
  */
 export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(
-  { nodes, edges, layout, onSelect, onExpand, highlight, types, testId, className, label, describedBy },
+  { nodes, edges, layout = 'concentric', positions, renderer = 'auto', onSelect, onExpand, highlight, types, testId, className, label, describedBy },
   ref,
 ) {
   const container = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<Core | null>(null);
+  const [cy, setCy] = useState<Core | null>(null);
   const handlers = useRef({ onSelect, onExpand });
   handlers.current = { onSelect, onExpand };
   const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))], [types, nodes]);
   const dark = usePrefersDark();
+  const webgl = renderer === 'webgl' || (renderer === 'auto' && nodes.length + edges.length >= WEBGL_MIN_ELEMENTS && webglAvailable());
 
   useImperativeHandle(ref, () => ({
-    exportPng: () => cyRef.current?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
+    exportPng: () => cy?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
     positions: () => {
       const at: Record<string, { x: number; y: number }> = {};
-      cyRef.current?.nodes().forEach((n) => { if (!n.hasClass('group')) at[n.id()] = { ...n.position() }; });
+      cy?.nodes().forEach((n) => { if (!n.hasClass('group')) at[n.id()] = { ...n.position() }; });
       return at;
     },
-  }), [dark]);
+  }), [cy, dark]);
 
   useEffect(() => {
-    if (!container.current) return;
-    const cy = cytoscape({ container: container.current, style: STYLE, minZoom: 0.05, maxZoom: 4 });
-    cy.on('tap', 'node', (event) => handlers.current.onSelect?.(event.target.id()));
-    cy.on('dbltap', 'node', (event) => handlers.current.onExpand?.(event.target.id()));
-    cy.on('mouseover', 'edge', (event) => event.target.addClass('hover'));
-    cy.on('mouseout', 'edge', (event) => event.target.removeClass('hover'));
-    cyRef.current = cy;
-    return () => {
-      cyRef.current = null;
-      cy.destroy();
+    const el = container.current;
+    if (!el) return;
+    // Cytoscape's WebGL mode (experimental, 3.31+) is an option of its canvas renderer, not in its typings yet.
+    const options: cytoscape.CytoscapeOptions & { renderer?: { name: 'canvas'; webgl: boolean } } = {
+      container: el, style: GRAPH_STYLE, minZoom: 0.05, maxZoom: 4,
+      ...(webgl ? { renderer: { name: 'canvas', webgl: true } } : {}),
     };
-  }, []);
+    const instance = cytoscape(options);
+    const entity = (event: cytoscape.EventObject) => !event.target.hasClass('group');
+    instance.on('tap', 'node', (event) => { if (entity(event)) handlers.current.onSelect?.(event.target.id()); });
+    instance.on('dbltap', 'node', (event) => { if (entity(event)) handlers.current.onExpand?.(event.target.id()); });
+    instance.on('mouseover', 'node, edge', (event) => event.target.addClass('hover'));
+    instance.on('mouseout', 'node, edge', (event) => event.target.removeClass('hover'));
+    // The selected node's neighbours show their labels too.
+    instance.on('select', 'node', (event) => event.target.closedNeighborhood('node').addClass('focus'));
+    instance.on('unselect', 'node', () => instance.nodes('.focus').removeClass('focus'));
+    el.setAttribute('data-renderer', webgl ? 'webgl' : 'canvas');
+    setCy(instance);
+    return () => {
+      setCy(null);
+      instance.destroy();
+    };
+  }, [webgl]);
 
   useEffect(() => {
-    cyRef.current?.style(dark ? [...STYLE, ...DARK_GRAPH_STYLE] : STYLE);
-  }, [dark]);
+    cy?.style(dark ? [...GRAPH_STYLE, ...DARK_GRAPH_STYLE] : GRAPH_STYLE);
+  }, [cy, dark]);
 
   useEffect(() => {
-    const cy = cyRef.current;
     const el = container.current;
     if (!cy || !el) return;
     const started = performance.now();
     el.setAttribute('aria-busy', 'true');
-    const wanted = toElements(nodes, edges, palette);
-    const wantedIds = new Set(wanted.map((e) => e.data.id!));
+    const plan = planCanvas(nodes, edges, palette, layout, positions);
+    const wantedIds = new Set(plan.elements.map((e) => e.data.id!));
     cy.batch(() => {
       cy.elements().filter((e) => !wantedIds.has(e.id())).remove();
       const fresh: ElementDefinition[] = [];
-      for (const def of wanted) {
+      for (const def of plan.elements) {
         const existing = cy.getElementById(def.data.id!);
-        if (existing.nonempty()) existing.data(def.data);
-        else fresh.push(def);
+        if (existing.empty()) { fresh.push(def); continue; }
+        existing.data(def.data);
+        existing.classes(def.classes ?? '');
+        // A node's group is its compound parent, which only move() changes.
+        if (existing.isNode() && (existing.data('parent') ?? null) !== (def.data.parent ?? null)) existing.move({ parent: def.data.parent ?? null });
       }
-      // Nodes first, then edges: an edge needs both ends present.
-      cy.add(fresh.filter((d) => d.group === 'nodes'));
-      cy.add(fresh.filter((d) => d.group === 'edges'));
-      const edgesAll = cy.edges();
-      if (edgesAll.length <= ALWAYS_LABEL_EDGES) edgesAll.addClass('labelled');
-      else edgesAll.removeClass('labelled');
+      cy.add(fresh);
     });
-    const run = cy.layout(layoutOptions(layout, cy));
+    const run = cy.layout(layoutOptions(layout, cy, plan.positions));
     run.one('layoutstop', () => {
       // A handful of nodes should not be blown up to fill the canvas.
       if (cy.zoom() > 1.6) { cy.zoom(1.6); cy.center(); }
-      cy.one('render', () => {
+      afterNextDraw(cy, webgl, () => {
         const ms = Math.round(performance.now() - started);
+        const entities = cy.nodes().not('.group');
         el.setAttribute('data-render-ms', String(ms));
-        el.setAttribute('data-elements', String(cy.elements().length));
+        // The view's elements; group boxes are drawing, not data.
+        el.setAttribute('data-elements', String(entities.length + cy.edges().length));
         // The colour each drawn type got, for checks that every view colours a type alike.
-        el.setAttribute('data-type-colours', JSON.stringify(Object.fromEntries(cy.nodes('[stub = 0]').map((n) => [n.data('type'), n.data('colour')]))));
+        el.setAttribute('data-type-colours', JSON.stringify(Object.fromEntries(entities.filter('[stub = 0]').map((n) => [n.data('type'), n.data('colour')]))));
         el.setAttribute('aria-busy', 'false');
         performance.measure?.('skb-graph-render', { start: started, end: started + ms });
       });
       cy.forceRender();
     });
     run.run();
-  }, [nodes, edges, layout, palette]);
+  }, [cy, webgl, nodes, edges, layout, positions, palette]);
 
   useEffect(() => {
-    const cy = cyRef.current;
     if (!cy) return;
     const ids = new Set(highlight ?? []);
     cy.batch(() => {
       cy.elements('.highlight').removeClass('highlight');
-      cy.elements().filter((e) => ids.has(e.id())).addClass('highlight');
+      const lit = cy.elements().filter((e) => ids.has(e.id())).addClass('highlight');
+      // One highlighted node is the focus: its neighbours show their labels.
+      cy.nodes('.focus').not(':selected').removeClass('focus');
+      if (lit.nodes().length === 1) lit.nodes().closedNeighborhood('node').addClass('focus');
     });
-  }, [highlight, nodes, edges]);
+  }, [cy, highlight, nodes, edges]);
 
   return <div ref={container} data-testid={testId} role="img" aria-label={label} aria-describedby={describedBy} className={className ?? 'h-96 w-full rounded border border-slate-100 bg-slate-50'} />;
 });

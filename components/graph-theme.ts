@@ -12,6 +12,8 @@ export const DARK_GRAPH_STYLE: cytoscape.StylesheetJson = [
   { selector: 'edge', style: { 'line-color': '#64748b', 'target-arrow-color': '#64748b', color: '#cbd5e1' } },
   { selector: 'edge.highlight', style: { 'line-color': '#f59e0b', 'target-arrow-color': '#f59e0b' } },
   { selector: 'node.highlight', style: { 'border-color': '#f59e0b' } },
+  { selector: 'node.group', style: { 'background-color': '#1e293b', 'border-color': '#475569', color: '#e2e8f0' } },
+  { selector: 'node.hover, node.focus, node.highlight, node:selected', style: { 'text-outline-color': '#0f172a' } },
 ];
 
 /** The background of an exported picture, matching the theme its labels were drawn for. */

@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { MetapathSchema } from '@/lib/kb/metapath';
+import { pathPositions } from '@/lib/kb/graph-layout';
 import type { FoundPath, PathEntity, PathsResult } from '@/lib/kb/paths';
 import { EntityPicker } from './entity-picker';
 import { useKbTypes } from '@/lib/client/use-kb-types';
@@ -112,6 +113,8 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
   const byId = useMemo(() => new Map(result?.entities.map((e) => [e.id, e]) ?? []), [result]);
   const drawn = useMemo(() => (result ? drawable(result.paths) : []), [result]);
   const canvas = useMemo(() => (result ? toCanvas(result, drawn) : null), [result, drawn]);
+  // With no path drawn, the two ends still sit left and right.
+  const positions = useMemo(() => pathPositions(drawn.length > 0 || !result ? drawn.map((p) => p.nodes.map(String)) : [[String(result.from.id), String(result.to.id)]]), [drawn, result]);
   const kbTypes = useKbTypes(kbSlug);
   const shownTypes = useMemo(() => [...new Set(canvas?.nodes.map((n) => n.type) ?? [])], [canvas]);
   const selectedPath = result?.paths.find((p) => pathKey(p) === selected);
@@ -188,13 +191,13 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
             })}
           </div>
           <div className="rounded-lg border border-slate-200 bg-white p-4">
-            {canvas && kbTypes && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} layout="cose" types={kbTypes} highlight={highlight} testId="path-graph"
+            {canvas && kbTypes && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} positions={positions} types={kbTypes} highlight={highlight} testId="path-graph"
               label={`Paths from ${result.from.name} to ${result.to.name}`} describedBy="path-graph-caption"
               onSelect={(id) => { if (/^\d+$/.test(id)) router.push(`/kb/${kbSlug}/entities/${id}`); }} />}
             <div className="mt-2">{kbTypes && <TypeLegend kbTypes={kbTypes} types={shownTypes} />}</div>
             <p id="path-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="path-graph-caption">
               {drawn.length === result.paths.length ? `All ${drawn.length} listed paths drawn.` : `The first ${drawn.length} of ${result.paths.length} listed paths drawn.`}
-              {' '}Click a path to highlight it; click an entity to open it.{' '}
+              {' '}Source on the left, target on the right. Click a path to highlight it; click an entity to open it; hover or zoom in for the other names.{' '}
               <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/metapaths?start=${result.from.id}`}>Metapaths from {result.from.name}</Link>
             </p>
           </div>

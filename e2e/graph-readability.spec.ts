@@ -1,0 +1,122 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { buildDemoCatalogue } from '../lib/demo/catalogue';
+import { ANNOTATOR, PUBLIC_KB, signIn, test } from './fixtures';
+
+const catalogue = buildDemoCatalogue();
+const byName = (name: string) => catalogue.entities.find((e) => e.name === name)!;
+
+async function entityId(page: Page, externalId: string): Promise<number> {
+  const res = await page.request.get(`/api/kbs/${PUBLIC_KB.slug}/lookup?id=${encodeURIComponent(externalId)}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { id: number }).id;
+}
+
+/** Waits until the canvas has drawn its current elements. */
+async function drawn(canvas: Locator): Promise<void> {
+  await expect(canvas).toHaveAttribute('aria-busy', 'false');
+  await expect(canvas).toHaveAttribute('data-render-ms', /^\d+$/);
+}
+
+interface DrawnNode { id: string; label: string; group: boolean; parent: string | null; x: number; y: number; labelShown: boolean; renderedX: number; renderedY: number }
+
+/**
+ * The nodes as the Cytoscape instance holds them (Cytoscape keeps it on its container), with whether each
+ * label is drawn: Cytoscape skips a label whose font size times the zoom is below `min-zoomed-font-size`.
+ */
+function drawnNodes(canvas: Locator): Promise<DrawnNode[]> {
+  return canvas.evaluate((el) => {
+    const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
+    return cy.nodes().map((n) => ({
+      ...{ renderedX: n.renderedPosition().x, renderedY: n.renderedPosition().y },
+      id: n.id(), label: String(n.data('label')), group: n.hasClass('group'), parent: n.isChild() ? n.parent().first().id() : null,
+      x: n.position('x'), y: n.position('y'),
+      labelShown: n.style('label') !== '' && n.numericStyle('font-size') * cy.zoom() >= n.numericStyle('min-zoomed-font-size'),
+    }));
+  });
+}
+
+test('a hub\'s entity page groups its neighbours by relation and type, with their names', async ({ page }) => {
+  const hub = byName('Aluminium');
+  const madeOf = catalogue.edges.filter((e) => e.relation === 'made_of' && e.target === hub.externalId);
+  expect(madeOf.length).toBeGreaterThan(30);
+  await signIn(page, ANNOTATOR);
+  await page.goto(`/kb/${PUBLIC_KB.slug}/entities/${await entityId(page, hub.externalId)}`);
+  const canvas = page.getByTestId('entity-graph-canvas');
+  await drawn(canvas);
+  await expect(page.getByTestId('graph-caption')).toContainText('Grouped by relation and type');
+
+  const nodes = await drawnNodes(canvas);
+  const groups = nodes.filter((n) => n.group);
+  // Every product is made of it: one box, captioned with the relation, its direction, the type and the count.
+  expect(groups.map((g) => g.label)).toEqual([`← made_of product (${madeOf.length})`]);
+  const members = nodes.filter((n) => n.parent === groups[0]!.id);
+  expect(members).toHaveLength(madeOf.length);
+  const names = new Set(catalogue.entities.filter((e) => madeOf.some((m) => m.source === e.externalId)).map((e) => e.name));
+  expect(new Set(members.map((m) => m.label))).toEqual(names);
+  // The centre and every neighbour show their names at the fitted zoom, and no two members share a place.
+  for (const n of nodes.filter((x) => !x.group)) expect(n.labelShown, `label of ${n.label}`).toBe(true);
+  expect(new Set(members.map((m) => `${Math.round(m.x)},${Math.round(m.y)}`)).size).toBe(members.length);
+  // The box sits clear of the centre.
+  const centre = nodes.find((n) => n.label === hub.name)!;
+  expect(Math.min(...members.map((m) => Math.hypot(m.x - centre.x, m.y - centre.y)))).toBeGreaterThan(40);
+});
+
+test('the paths view runs from the source on the left to the target on the right', async ({ page }) => {
+  const product = byName('Trailmark Summit 4-Person Tunnel Tent');
+  const brand = byName('Trailmark');
+  await signIn(page, ANNOTATOR);
+  const [from, to] = [await entityId(page, product.externalId), await entityId(page, brand.externalId)];
+  await page.goto(`/kb/${PUBLIC_KB.slug}/paths?from=${from}&to=${to}&hops=3`);
+  const canvas = page.getByTestId('path-graph');
+  await drawn(canvas);
+  const items = page.getByTestId('path-item');
+  expect(await items.count()).toBeGreaterThan(10);
+
+  const nodes = await drawnNodes(canvas);
+  expect(nodes.length).toBeGreaterThan(10);
+  const source = nodes.find((n) => n.id === String(from))!;
+  const target = nodes.find((n) => n.id === String(to))!;
+  for (const n of nodes) {
+    if (n === source || n === target) continue;
+    expect(n.x, `${n.label} right of the source`).toBeGreaterThan(source.x);
+    expect(n.x, `${n.label} left of the target`).toBeLessThan(target.x);
+  }
+  expect(source.labelShown && target.labelShown).toBe(true);
+
+  // A clicked path's entities all show their names.
+  const longest = items.filter({ hasText: /—.*—.*—/ }).first();
+  await longest.click();
+  await expect(longest).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => {
+    const lit = await canvas.evaluate((el) => (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy.nodes('.highlight').length);
+    return lit;
+  }).toBe(4);
+  const litShown = await canvas.evaluate((el) => {
+    const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
+    return cy.nodes('.highlight').map((n) => n.numericStyle('font-size') * cy.zoom() >= n.numericStyle('min-zoomed-font-size'));
+  });
+  expect(litShown).toEqual([true, true, true, true]);
+});
+
+test('on a large view, hovering a node whose name is hidden shows it', async ({ page }) => {
+  const brand = byName('Trailmark');
+  await signIn(page, ANNOTATOR);
+  await page.goto(`/kb/${PUBLIC_KB.slug}/graph?entity=${await entityId(page, brand.externalId)}&hops=2`);
+  const canvas = page.getByTestId('graph-canvas');
+  await drawn(canvas);
+  await expect(canvas).toHaveAttribute('data-renderer', 'canvas');
+  const nodes = await drawnNodes(canvas);
+  // Grouped: the brand's products in one box, the next hop in boxes by relation and type.
+  expect(nodes.filter((n) => n.group).map((n) => n.label)).toContain(`← has_brand product (${catalogue.edges.filter((e) => e.relation === 'has_brand' && e.target === brand.externalId).length})`);
+  expect(nodes.filter((n) => n.group).length).toBeGreaterThan(2);
+
+  const box = (await canvas.boundingBox())!;
+  const hidden = nodes.filter((n) => !n.group && !n.labelShown
+    && n.renderedX > 20 && n.renderedX < box.width - 20 && n.renderedY > 20 && n.renderedY < box.height - 20);
+  expect(hidden.length, 'nodes without a drawn name').toBeGreaterThan(20);
+  const target = hidden[Math.floor(hidden.length / 2)]!;
+  await page.mouse.move(box.x + target.renderedX, box.y + target.renderedY);
+  await expect.poll(async () => (await drawnNodes(canvas)).find((n) => n.id === target.id)!.labelShown).toBe(true);
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await expect.poll(async () => (await drawnNodes(canvas)).find((n) => n.id === target.id)!.labelShown).toBe(false);
+});
