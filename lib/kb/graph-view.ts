@@ -1,6 +1,6 @@
 import { ELEMENTS_PER_STUB } from './budget';
 import type { Direction } from './entity';
-import type { GraphView, ViewStub } from './neighbourhood';
+import type { GraphEdge, GraphView, ViewStub } from './neighbourhood';
 
 /** The most elements the graph view holds after expansions; an expansion asks for no more than what is left. */
 export const VIEW_ELEMENT_CAP = 1500;
@@ -8,7 +8,10 @@ export const VIEW_ELEMENT_CAP = 1500;
 export const MIN_EXPANSION_BUDGET = 10;
 
 export const stubId = (parent: number, relation: string, direction: Direction) => `stub:${parent}:${direction}:${relation}`;
-const edgeKey = (e: { source: number; relation: string; target: number }) => `${e.source}|${e.relation}|${e.target}`;
+/** A symmetric relation's edge and its reverse are one link. */
+const edgeKey = (e: GraphEdge) => (e.symmetric
+  ? `${Math.min(e.source, e.target)}|${e.relation}|${Math.max(e.source, e.target)}`
+  : `${e.source}|${e.relation}|${e.target}`);
 
 /** The element budget an expansion may use so the view stays within the cap; 0 when the view is full. */
 export function expansionBudget(view: GraphView, perRequest = 500): number {
@@ -34,6 +37,11 @@ export function mergeExpansion(view: GraphView, expansion: GraphView): GraphView
   for (const e of edges.values()) {
     bump(stubId(e.source, e.relation, 'out'));
     bump(stubId(e.target, e.relation, 'in'));
+    // Each end's groups of a symmetric relation hold the other end, whichever way the link was read.
+    if (e.symmetric && e.source !== e.target) {
+      bump(stubId(e.target, e.relation, 'out'));
+      bump(stubId(e.source, e.relation, 'in'));
+    }
   }
   const groups = new Map<string, ViewStub>();
   for (const s of [...view.stubs, ...expansion.stubs]) groups.set(s.id, s);

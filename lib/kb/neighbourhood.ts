@@ -18,6 +18,8 @@ export interface GraphEdge {
   source: number;
   target: number;
   relation: string;
+  /** Set on a symmetric relation's edge: it stands for the pair both ways (its reverse is never drawn too). */
+  symmetric?: true;
 }
 
 /** Stands for the neighbours of one relation and direction that the budget left out. */
@@ -295,7 +297,7 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
         if (edgeKeys.has(edgeKey)) continue;
         taken.set(key, (taken.get(key) ?? 0) + 1);
         edgeKeys.add(edgeKey);
-        edges.push({ source, target, relation: relationNames.get(row.typeId)! });
+        edges.push({ source, target, relation: relationNames.get(row.typeId)!, ...(twoWay ? { symmetric: true as const } : {}) });
         bump(groupKey(source, row.typeId, 'out'));
         bump(groupKey(target, row.typeId, 'in'));
         if (twoWay && source !== target) {

@@ -70,6 +70,32 @@ describe('mergeExpansion', () => {
   });
 });
 
+describe('mergeExpansion with a symmetric relation', () => {
+  // 'k' is stored both ways: 1 -k- 2, 1 -k- 3, 2 -k- 4. Each view has one 'k' group per node ('out'), holding the
+  // neighbours either way; the centre's view reads 1->2 and its expansion at 2 reads the same link as 2->1.
+  const link = (source: number, target: number): GraphEdge => ({ source, target, relation: 'k', symmetric: true });
+  const stub = (parent: number, hidden: number, total: number) => ({ id: stubId(parent, 'k', 'out'), parent, relation: 'k', direction: 'out' as const, symmetric: true, hidden, total });
+  const view = (center: number, edges: GraphEdge[], stubs: ReturnType<typeof stub>[]): GraphView => {
+    const ids = [...new Set([center, ...edges.flatMap((e) => [e.source, e.target])])];
+    return {
+      center, hops: 1, direction: 'both', relations: [], budget: 500,
+      nodes: ids.map((id) => ({ id, name: `n${id}`, type: 't', depth: id === center ? 0 : 1 })),
+      edges, stubs, unexpanded: [], elements: ids.length + edges.length + 2 * stubs.length, truncated: stubs.length > 0,
+    };
+  };
+
+  it('draws a link read from both ends once and counts it in both ends\' groups', () => {
+    const base = view(1, [link(1, 2)], [stub(1, 1, 2)]);
+    const expansion = view(2, [link(2, 1), link(2, 4)], []);
+    const merged = mergeExpansion(base, expansion);
+    expect(merged.edges).toHaveLength(2);
+    expect(merged.stubs).toEqual([stub(1, 1, 2)]);
+    // Node 2's group (1 and 4) is whole: no stub, though only 2->4 was read from 2's side as 'out' before.
+    const partial = mergeExpansion(base, view(2, [link(2, 4)], [stub(2, 1, 2)]));
+    expect(partial.stubs.map((s) => [s.id, s.hidden])).toEqual([[stubId(1, 'k', 'out'), 1]]);
+  });
+});
+
 describe('expansionBudget', () => {
   const withElements = (elements: number) => ({ ...viewOf(1, [], [], { 1: 0 }), elements });
   it('asks for at most a request\'s budget and never beyond the cap', () => {
