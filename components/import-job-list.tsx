@@ -21,23 +21,25 @@ export function ImportJobList() {
       {jobs.error && <p role="alert" className="text-red-700">{jobs.error.message}</p>}
       {jobs.data?.jobs.length === 0 && <p className="text-slate-500">No imports yet.</p>}
       {!!jobs.data?.jobs.length && (
-        <table className="w-full" data-testid="import-job-list">
-          <thead className="text-left text-slate-600">
-            <tr><th className="py-1">Job</th><th>Knowledge base</th><th>Format</th><th>Status</th><th>Started</th><th>By</th></tr>
-          </thead>
-          <tbody>
-            {jobs.data.jobs.map((j) => (
-              <tr key={j.id} className="border-t border-slate-100">
-                <td className="py-1.5"><Link href={`/imports/${j.id}`} className="text-blue-700 hover:underline">#{j.id}</Link></td>
-                <td>{j.slug}</td>
-                <td>{j.format}</td>
-                <td><ImportStatusBadge status={j.status} /></td>
-                <td className="text-slate-500">{formatDateTime(j.startedAt)}</td>
-                <td className="text-slate-500">{j.createdBy ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="overflow-x-auto">
+          <table className="w-full" data-testid="import-job-list">
+            <thead className="text-left text-slate-600">
+              <tr><th className="py-1">Job</th><th>Knowledge base</th><th>Format</th><th>Status</th><th>Started</th><th>By</th></tr>
+            </thead>
+            <tbody>
+              {jobs.data.jobs.map((j) => (
+                <tr key={j.id} className="border-t border-slate-100">
+                  <td className="py-1.5"><Link href={`/imports/${j.id}`} className="text-blue-700 hover:underline">#{j.id}</Link></td>
+                  <td>{j.slug}</td>
+                  <td>{j.format}</td>
+                  <td><ImportStatusBadge status={j.status} /></td>
+                  <td className="text-slate-500">{formatDateTime(j.startedAt)}</td>
+                  <td className="text-slate-500">{j.createdBy ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

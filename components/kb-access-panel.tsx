@@ -50,14 +50,14 @@ export function KbAccessPanel({ slug }: { slug: string }) {
       {error && <p role="alert" className="mb-2 rounded bg-red-50 px-3 py-2 text-red-700">{error.message}</p>}
       {access.data && (
         <>
-          <label className="flex items-center gap-2">
+          <label className="flex flex-wrap items-center gap-2">
             Visible to
             <select
               aria-label="Visibility"
               value={access.data.visibility}
               disabled={visibility.isPending}
               onChange={(e) => visibility.mutate(e.target.value as Visibility)}
-              className="rounded border border-slate-300 px-2 py-1"
+              className="max-w-full rounded border border-slate-300 px-2 py-1"
             >
               <option value="PUBLIC">every signed-in user (public)</option>
               <option value="PRIVATE">admins and members only (private)</option>

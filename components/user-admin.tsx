@@ -22,38 +22,40 @@ export function UserAdmin({ currentUserId }: { currentUserId: number }) {
   return (
     <div className="space-y-6">
       {change.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{change.error.message}</p>}
-      <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="user-table">
-        <thead className="bg-slate-50 text-left text-slate-600">
-          <tr>
-            <th className="px-3 py-2">Email</th><th className="px-3 py-2">Name</th><th className="px-3 py-2">Role</th>
-            <th className="px-3 py-2">Created</th><th className="px-3 py-2">Account</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.data?.users.map((u) => (
-            <tr key={u.id} className="border-t border-slate-100">
-              <td className="px-3 py-2">
-                {u.email}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-500">(you)</span>}
-                {u.disabled && <span className="ml-1 rounded bg-slate-200 px-1 text-xs text-slate-700">disabled</span>}
-              </td>
-              <td className="px-3 py-2">{u.name ?? '—'}</td>
-              <td className="px-3 py-2">
-                <select
-                  aria-label={`Role of ${u.email}`}
-                  value={u.role}
-                  disabled={change.isPending}
-                  onChange={(e) => change.mutate({ url: `/api/users/${u.id}`, method: 'PATCH', body: { role: e.target.value as Role } })}
-                  className="rounded border border-slate-300 px-2 py-1"
-                >
-                  {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
-                </select>
-              </td>
-              <td className="px-3 py-2 text-slate-500">{formatDay(u.createdAt)}</td>
-              <td className="px-3 py-2"><AccountActions user={u} pending={change.isPending} run={change.mutate} /></td>
+      <div className="overflow-x-auto">
+        <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="user-table">
+          <thead className="bg-slate-50 text-left text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Email</th><th className="px-3 py-2">Name</th><th className="px-3 py-2">Role</th>
+              <th className="px-3 py-2">Created</th><th className="px-3 py-2">Account</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.data?.users.map((u) => (
+              <tr key={u.id} className="border-t border-slate-100">
+                <td className="px-3 py-2">
+                  {u.email}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-500">(you)</span>}
+                  {u.disabled && <span className="ml-1 rounded bg-slate-200 px-1 text-xs text-slate-700">disabled</span>}
+                </td>
+                <td className="px-3 py-2">{u.name ?? '—'}</td>
+                <td className="px-3 py-2">
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    value={u.role}
+                    disabled={change.isPending}
+                    onChange={(e) => change.mutate({ url: `/api/users/${u.id}`, method: 'PATCH', body: { role: e.target.value as Role } })}
+                    className="rounded border border-slate-300 px-2 py-1"
+                  >
+                    {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
+                  </select>
+                </td>
+                <td className="px-3 py-2 text-slate-500">{formatDay(u.createdAt)}</td>
+                <td className="px-3 py-2"><AccountActions user={u} pending={change.isPending} run={change.mutate} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <NewUserForm />
     </div>
   );

@@ -55,27 +55,29 @@ export function QueryDetailView({ slug, name, initial, canEdit, children }: Prop
       </div>
       <div className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-medium">Revisions</h2>
-        <table className="w-full" data-testid="query-revisions">
-          <thead className="text-left text-slate-600">
-            <tr>
-              <th scope="col" className="py-1 pr-3 text-right">Version</th><th scope="col" className="pr-3">When</th><th scope="col" className="pr-3">By</th>
-              <th scope="col" className="pr-3">Reason</th><th scope="col" className="pr-3">Text</th><th scope="col" className="pr-3">Answers</th><th scope="col">Split</th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.revisions.map((r) => (
-              <tr key={r.version} className="border-t border-slate-100 align-top">
-                <td className="py-1 pr-3 text-right tabular-nums">{r.version}</td>
-                <td className="whitespace-nowrap pr-3 text-xs text-slate-600">{fmtDate(r.changedAt)}</td>
-                <td className="pr-3">{r.changedBy ?? '—'}</td>
-                <td className="pr-3">{r.reason}</td>
-                <td className="pr-3">{r.text}</td>
-                <td className="pr-3 font-mono text-xs">{r.answers.join(', ')}</td>
-                <td>{splitLabel(r.split)}</td>
+        <div className="overflow-x-auto">
+          <table className="w-full" data-testid="query-revisions">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th scope="col" className="py-1 pr-3 text-right">Version</th><th scope="col" className="pr-3">When</th><th scope="col" className="pr-3">By</th>
+                <th scope="col" className="pr-3">Reason</th><th scope="col" className="pr-3">Text</th><th scope="col" className="pr-3">Answers</th><th scope="col">Split</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {query.revisions.map((r) => (
+                <tr key={r.version} className="border-t border-slate-100 align-top">
+                  <td className="py-1 pr-3 text-right tabular-nums">{r.version}</td>
+                  <td className="whitespace-nowrap pr-3 text-xs text-slate-600">{fmtDate(r.changedAt)}</td>
+                  <td className="pr-3">{r.changedBy ?? '—'}</td>
+                  <td className="pr-3">{r.reason}</td>
+                  <td className="pr-3">{r.text}</td>
+                  <td className="pr-3 font-mono text-xs">{r.answers.join(', ')}</td>
+                  <td>{splitLabel(r.split)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </div>
   );

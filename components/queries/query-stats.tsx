@@ -63,43 +63,47 @@ export function QueryStats({ slug, name, params, setParams }: Props) {
       {data && charted && (
         <>
           <Panel title="Queries and answers" note="As in Table 3 of the STaRK paper; the share is of all queries of the set.">
-            <table className="w-full" data-testid="stats-table">
-              <thead className="text-left text-slate-600">
-                <tr>
-                  <th scope="col" className="py-1">Split</th><Num>Queries</Num><Num>Share</Num><Num>With several answers</Num>
-                  <Num>Answers per query</Num><Num>Words per query</Num>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.key} className={`border-t border-slate-100 ${r.key === '*all*' ? 'font-medium' : ''}`}>
-                    <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
-                    <Cell>{fmtCount(r.queries)}</Cell><Cell>{fmtPercent(r.share)}</Cell><Cell>{fmtCount(r.multiAnswer)}</Cell>
-                    <Cell>{r.averageAnswers.toFixed(2)}</Cell><Cell>{r.averageWords.toFixed(1)}</Cell>
+            <div className="overflow-x-auto">
+              <table className="w-full" data-testid="stats-table">
+                <thead className="text-left text-slate-600">
+                  <tr>
+                    <th scope="col" className="py-1">Split</th><Num>Queries</Num><Num>Share</Num><Num>With several answers</Num>
+                    <Num>Answers per query</Num><Num>Words per query</Num>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.key} className={`border-t border-slate-100 ${r.key === '*all*' ? 'font-medium' : ''}`}>
+                      <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
+                      <Cell>{fmtCount(r.queries)}</Cell><Cell>{fmtPercent(r.share)}</Cell><Cell>{fmtCount(r.multiAnswer)}</Cell>
+                      <Cell>{r.averageAnswers.toFixed(2)}</Cell><Cell>{r.averageWords.toFixed(1)}</Cell>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <p className="mt-2 text-xs text-slate-500">
               {fmtCount(data.withSeeds)} {data.withSeeds === 1 ? 'query names' : 'queries name'} seed entities;
               {' '}{fmtCount(data.unresolvedAnswers)} distinct answer {data.unresolvedAnswers === 1 ? 'id is' : 'ids are'} not in the knowledge base.
             </p>
           </Panel>
           <Panel title="Lexical diversity" note="As in Table 4 of the STaRK paper: over the words of all queries (lower-cased, NFKC); entropy in bits of the word frequencies.">
-            <table className="w-full" data-testid="lexical-table">
-              <thead className="text-left text-slate-600">
-                <tr><th scope="col" className="py-1">Split</th><Num>Words</Num><Num>Distinct words</Num><Num>Entropy (bits)</Num><Num>Type-token ratio</Num></tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.key} className={`border-t border-slate-100 ${r.key === '*all*' ? 'font-medium' : ''}`}>
-                    <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
-                    <Cell>{fmtCount(r.lexical.tokens)}</Cell><Cell>{fmtCount(r.lexical.types)}</Cell>
-                    <Cell>{r.lexical.entropyBits.toFixed(2)}</Cell><Cell>{r.lexical.typeTokenRatio.toFixed(4)}</Cell>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="overflow-x-auto">
+              <table className="w-full" data-testid="lexical-table">
+                <thead className="text-left text-slate-600">
+                  <tr><th scope="col" className="py-1">Split</th><Num>Words</Num><Num>Distinct words</Num><Num>Entropy (bits)</Num><Num>Type-token ratio</Num></tr>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.key} className={`border-t border-slate-100 ${r.key === '*all*' ? 'font-medium' : ''}`}>
+                      <th scope="row" className="py-1 text-left font-normal">{r.label}</th>
+                      <Cell>{fmtCount(r.lexical.tokens)}</Cell><Cell>{fmtCount(r.lexical.types)}</Cell>
+                      <Cell>{r.lexical.entropyBits.toFixed(2)}</Cell><Cell>{r.lexical.typeTokenRatio.toFixed(4)}</Cell>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </Panel>
           <Panel title="Difficulty for the baselines" note="The share of queries each baseline solves: its first right answer at rank 1 (Hit@1) or in the top 5 (Hit@5), from its latest finished run on these queries; per split and per origin (human, synthesized, imported, as each query records it).">
             <div data-testid="difficulty-stats"><DifficultyStats baselines={data.difficulty} /></div>

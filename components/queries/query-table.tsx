@@ -59,9 +59,9 @@ export function QueryTable({ slug, name, splits, params, setParams }: Props) {
             {splits.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </Field>
-        <form role="search" onSubmit={onSearch} className="flex items-end gap-2">
+        <form role="search" onSubmit={onSearch} className="flex flex-wrap items-end gap-2">
           <Field id="queries-q" label="Text or query id">
-            <input id="queries-q" type="search" value={draft} onChange={(e) => setDraft(e.target.value)} className="w-72 rounded border border-slate-300 px-2 py-1" />
+            <input id="queries-q" type="search" value={draft} onChange={(e) => setDraft(e.target.value)} className="w-72 max-w-full rounded border border-slate-300 px-2 py-1" />
           </Field>
           <button type="submit" className="rounded bg-blue-600 px-3 py-1 text-white hover:bg-blue-700">Filter</button>
         </form>

@@ -36,22 +36,24 @@ export function ReleasePanel({ slug, name, canManage, params, setParams }: Props
       {releases.data && (items.length === 0
         ? <p className="text-slate-500">No release yet.</p>
         : (
-          <table className="w-full" data-testid="release-table">
-            <thead className="text-left text-slate-600">
-              <tr><th scope="col" className="py-1">Release</th><th scope="col">Name</th><th scope="col">Made</th><th scope="col" className="text-right">Queries</th><th scope="col" className="pl-4">Content hash</th></tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.number} className="border-t border-slate-100">
-                  <td className="py-1"><Link href={releasePage(slug, name, r.number)} className="text-blue-700 hover:underline">Release {r.number}</Link></td>
-                  <td>{r.name}</td>
-                  <td className="text-slate-600">{fmtDate(r.createdAt)}{r.createdBy && ` by ${r.createdBy}`}</td>
-                  <td className="text-right tabular-nums">{fmtCount(r.queryCount)}</td>
-                  <td className="pl-4 font-mono text-xs" title={r.contentHash}>{r.contentHash.slice(0, 12)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto">
+            <table className="w-full" data-testid="release-table">
+              <thead className="text-left text-slate-600">
+                <tr><th scope="col" className="py-1">Release</th><th scope="col">Name</th><th scope="col">Made</th><th scope="col" className="text-right">Queries</th><th scope="col" className="pl-4">Content hash</th></tr>
+              </thead>
+              <tbody>
+                {items.map((r) => (
+                  <tr key={r.number} className="border-t border-slate-100">
+                    <td className="py-1"><Link href={releasePage(slug, name, r.number)} className="text-blue-700 hover:underline">Release {r.number}</Link></td>
+                    <td>{r.name}</td>
+                    <td className="text-slate-600">{fmtDate(r.createdAt)}{r.createdBy && ` by ${r.createdBy}`}</td>
+                    <td className="text-right tabular-nums">{fmtCount(r.queryCount)}</td>
+                    <td className="pl-4 font-mono text-xs" title={r.contentHash}>{r.contentHash.slice(0, 12)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ))}
       {canManage && <ReleaseForm slug={slug} name={name} />}
       {items.length >= 2 && <ReleaseDiffView slug={slug} name={name} releases={items} params={params} setParams={setParams} />}
@@ -133,24 +135,26 @@ function ReleaseDiffView({ slug, name, releases, params, setParams }: Omit<Props
             {' '}{fmtCount(d.unchanged)} unchanged.
           </p>
           {d.items.length > 0 && (
-            <table className="w-full">
-              <thead className="text-left text-slate-600">
-                <tr><th scope="col" className="py-1">Query</th><th scope="col">Change</th><th scope="col">Text</th><th scope="col">Answers added</th><th scope="col">Answers removed</th></tr>
-              </thead>
-              <tbody>
-                {d.items.map((item) => (
-                  <tr key={item.id} className="border-t border-slate-100 align-top">
-                    <td className="py-1 pr-3 font-mono">
-                      {item.change === 'removed' ? item.id : <Link href={queryPage(slug, name, item.id)} className="text-blue-700 hover:underline">{item.id}</Link>}
-                    </td>
-                    <td className="pr-3">{item.change}{item.fields.length > 0 && ` (${item.fields.join(', ')})`}</td>
-                    <td className="pr-3">{item.text}</td>
-                    <td className="pr-3 font-mono text-xs">{item.answersAdded.join(', ')}</td>
-                    <td className="font-mono text-xs">{item.answersRemoved.join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="overflow-x-auto">
+              <table className="w-full">
+                <thead className="text-left text-slate-600">
+                  <tr><th scope="col" className="py-1">Query</th><th scope="col">Change</th><th scope="col">Text</th><th scope="col">Answers added</th><th scope="col">Answers removed</th></tr>
+                </thead>
+                <tbody>
+                  {d.items.map((item) => (
+                    <tr key={item.id} className="border-t border-slate-100 align-top">
+                      <td className="py-1 pr-3 font-mono">
+                        {item.change === 'removed' ? item.id : <Link href={queryPage(slug, name, item.id)} className="text-blue-700 hover:underline">{item.id}</Link>}
+                      </td>
+                      <td className="pr-3">{item.change}{item.fields.length > 0 && ` (${item.fields.join(', ')})`}</td>
+                      <td className="pr-3">{item.text}</td>
+                      <td className="pr-3 font-mono text-xs">{item.answersAdded.join(', ')}</td>
+                      <td className="font-mono text-xs">{item.answersRemoved.join(', ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           {d.items.length < d.added + d.removed + d.changed && (
             <p className="text-xs text-slate-500">The first {d.items.length} changes are listed.</p>

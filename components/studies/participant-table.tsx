@@ -36,23 +36,25 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
   const items = participants.data.items;
   if (!items.length) return <p className="text-slate-500">Nobody takes part yet.</p>;
   return (
-    <table className="w-full" data-testid="participant-table">
-      <thead className="text-left text-slate-600">
-        <tr>
-          <th scope="col" className="py-1">Participant</th><th scope="col" className="text-right">Items</th><th scope="col" className="text-right">Rated</th>
-          <th scope="col" className="pl-4">Consented</th><th scope="col" className="pl-4">Finished</th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((p) => (
-          <tr key={p.id} className="border-t border-slate-100">
-            <td className="py-1">{participantName(p, p.id)}</td>
-            <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
-            <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
-            <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{finishedText(p)}</td>
+    <div className="overflow-x-auto">
+      <table className="w-full" data-testid="participant-table">
+        <thead className="text-left text-slate-600">
+          <tr>
+            <th scope="col" className="py-1">Participant</th><th scope="col" className="text-right">Items</th><th scope="col" className="text-right">Rated</th>
+            <th scope="col" className="pl-4">Consented</th><th scope="col" className="pl-4">Finished</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((p) => (
+            <tr key={p.id} className="border-t border-slate-100">
+              <td className="py-1">{participantName(p, p.id)}</td>
+              <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
+              <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
+              <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{finishedText(p)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

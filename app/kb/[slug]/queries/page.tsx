@@ -37,29 +37,31 @@ export default async function QuerySetsPage({ params, searchParams }: { params: 
       {sets.length === 0 ? (
         <p className="text-sm text-slate-500">No query set yet.</p>
       ) : (
-        <table className="w-full rounded-lg bg-white text-sm" data-testid="query-set-list">
-          <thead className="text-left text-slate-600">
-            <tr>
-              <th scope="col" className="px-2 py-1">Name</th><th scope="col">Origin</th><th scope="col" className="text-right">Queries</th>
-              <th scope="col" className="text-right">Releases</th><th scope="col" className="text-right">Runs</th><th scope="col" className="pl-4">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sets.map((s) => (
-              <tr key={s.id} className="border-t border-slate-100 align-top">
-                <td className="px-2 py-1.5">
-                  <Link href={setPage(kb.slug, s.name)} className="font-medium text-blue-700 hover:underline">{s.name}</Link>
-                  {s.description && <p className="text-xs text-slate-500">{s.description}</p>}
-                </td>
-                <td>{s.origin}</td>
-                <td className="text-right tabular-nums">{fmtCount(s.queries)}</td>
-                <td className="text-right tabular-nums">{fmtCount(s.releases)}</td>
-                <td className="text-right tabular-nums">{fmtCount(s.runs)}</td>
-                <td className="pl-4 text-slate-600">{fmtDate(s.updatedAt)}</td>
+        <div className="overflow-x-auto">
+          <table className="w-full rounded-lg bg-white text-sm" data-testid="query-set-list">
+            <thead className="text-left text-slate-600">
+              <tr>
+                <th scope="col" className="px-2 py-1">Name</th><th scope="col">Origin</th><th scope="col" className="text-right">Queries</th>
+                <th scope="col" className="text-right">Releases</th><th scope="col" className="text-right">Runs</th><th scope="col" className="pl-4">Updated</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sets.map((s) => (
+                <tr key={s.id} className="border-t border-slate-100 align-top">
+                  <td className="px-2 py-1.5">
+                    <Link href={setPage(kb.slug, s.name)} className="font-medium text-blue-700 hover:underline">{s.name}</Link>
+                    {s.description && <p className="text-xs text-slate-500">{s.description}</p>}
+                  </td>
+                  <td>{s.origin}</td>
+                  <td className="text-right tabular-nums">{fmtCount(s.queries)}</td>
+                  <td className="text-right tabular-nums">{fmtCount(s.releases)}</td>
+                  <td className="text-right tabular-nums">{fmtCount(s.runs)}</td>
+                  <td className="pl-4 text-slate-600">{fmtDate(s.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -49,22 +49,24 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Numbers">
-          <table className="w-full text-sm" data-testid="release-stats">
-            <thead className="text-left text-slate-600">
-              <tr><th scope="col" className="py-1">Split</th><th scope="col" className="text-right">Queries</th><th scope="col" className="text-right">Share</th><th scope="col" className="text-right">Several answers</th><th scope="col" className="text-right">Answers per query</th></tr>
-            </thead>
-            <tbody>
-              {[...splitRows.map((s) => ({ ...s, label: splitLabel(s.split) })), { ...stats, label: 'All' }].map((s) => (
-                <tr key={s.label} className="border-t border-slate-100 tabular-nums">
-                  <th scope="row" className="py-1 text-left font-normal">{s.label}</th>
-                  <td className="text-right">{fmtCount(s.queries)}</td>
-                  <td className="text-right">{fmtPercent(stats.queries ? s.queries / stats.queries : 0)}</td>
-                  <td className="text-right">{fmtCount(s.multiAnswer)}</td>
-                  <td className="text-right">{s.averageAnswers.toFixed(2)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="release-stats">
+              <thead className="text-left text-slate-600">
+                <tr><th scope="col" className="py-1">Split</th><th scope="col" className="text-right">Queries</th><th scope="col" className="text-right">Share</th><th scope="col" className="text-right">Several answers</th><th scope="col" className="text-right">Answers per query</th></tr>
+              </thead>
+              <tbody>
+                {[...splitRows.map((s) => ({ ...s, label: splitLabel(s.split) })), { ...stats, label: 'All' }].map((s) => (
+                  <tr key={s.label} className="border-t border-slate-100 tabular-nums">
+                    <th scope="row" className="py-1 text-left font-normal">{s.label}</th>
+                    <td className="text-right">{fmtCount(s.queries)}</td>
+                    <td className="text-right">{fmtPercent(stats.queries ? s.queries / stats.queries : 0)}</td>
+                    <td className="text-right">{fmtCount(s.multiAnswer)}</td>
+                    <td className="text-right">{s.averageAnswers.toFixed(2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <p className="mt-2 text-xs text-slate-500">
             Query words: entropy {stats.lexical.entropyBits.toFixed(2)} bits, type-token ratio {stats.lexical.typeTokenRatio.toFixed(4)}.
           </p>
