@@ -247,7 +247,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
       {notice && <p role="status" className="text-sm text-amber-800" data-testid="graph-notice">{notice}</p>}
 
       <div className="grid gap-3 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-2">
+        <div className="min-w-0 space-y-2">
           <div className="relative">
             <GraphCanvas ref={canvas} nodes={elements.nodes} edges={elements.edges} layout={state.layout} types={types}
               highlight={highlight} onSelect={onSelect} onExpand={onExpand} testId="graph-canvas"
@@ -276,7 +276,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
           )}
         </div>
 
-        <aside className="space-y-3">
+        <aside className="min-w-0 space-y-3">
           {selectedNode
             ? <SidePanel kbSlug={kbSlug} view={current!} nodeId={selectedNode.id} onExpand={() => expand(selectedNode.id)}
                 onCentre={() => update({ entity: selectedNode.id, expand: [], selected: selectedNode.id })} />
@@ -290,7 +290,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
                     <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}
                       className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 ${n.id === state.selected ? 'bg-amber-50 font-medium' : ''}`}>
                       <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: typeColour(types, n.type) }} />
-                      <span className="truncate">{n.name}</span>
+                      <span className="min-w-0 truncate">{n.name}</span>
                       <span className="ml-auto shrink-0 text-xs text-slate-500">{n.type}{n.depth > 0 ? ` · ${n.depth}` : ' · centre'}</span>
                     </button>
                   </li>
