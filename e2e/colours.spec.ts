@@ -110,9 +110,13 @@ test.describe('with the system in dark mode', () => {
     await page.screenshot({ path: test.info().outputPath('dark-overview.png'), fullPage: true });
 
     // The graph page too, for a look at the canvas labels (Cytoscape does not read CSS).
-    await page.goto(`/kb/${PUBLIC_KB.slug}/graph?entity=${await entityId(page, brand.externalId)}`);
-    await expect(page.getByTestId('graph-canvas')).toHaveAttribute('aria-busy', 'false');
+    const brandId = await entityId(page, brand.externalId);
+    await page.goto(`/kb/${PUBLIC_KB.slug}/graph?entity=${brandId}`);
+    await drawnColours(page.getByTestId('graph-canvas'));
     expect(await luminance('[data-testid="graph-canvas"]', 'backgroundColor')).toBeLessThan(0.05);
     await page.screenshot({ path: test.info().outputPath('dark-graph.png'), fullPage: true });
+    await page.goto(`/kb/${PUBLIC_KB.slug}/entities/${brandId}`);
+    await drawnColours(page.getByTestId('entity-graph').locator('[data-type-colours]'));
+    await page.screenshot({ path: test.info().outputPath('dark-entity.png'), fullPage: true });
   });
 });
