@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { EntityDetail } from '@/lib/kb/entity';
 import type { MetapathSchema, MetapathStart, MetapathStep } from '@/lib/kb/metapath';
+import { countLabel, type StepCount } from '@/lib/kb/metapath-count';
 import { movesFrom, MAX_STEPS } from '@/lib/kb/metapath-moves';
 import { EntityPicker } from './entity-picker';
 
@@ -46,7 +47,7 @@ interface BranchEditorProps {
   branch: BranchState;
   onChange: (branch: BranchState) => void;
   /** Start size and distinct entities reached after each step, once evaluated. */
-  counts?: { start: number; steps: { reached: number }[] };
+  counts?: { start: number; steps: StepCount[] };
   /** A second branch must end where the first does; only moves that can still get there are offered last. */
   mustEndAt?: string | null;
   testId: string;
@@ -90,7 +91,7 @@ export function MetapathBranch({ kbSlug, schema, label, branch, onChange, counts
               <span className="rounded border border-slate-300 bg-slate-50 px-2 py-1">
                 {s.targetType}
                 <span className="ml-1 text-xs text-slate-500" data-testid={`${testId}-reached`}>
-                  {counts?.steps[i] ? `${counts.steps[i].reached.toLocaleString('en')} reached` : '…'}
+                  {counts?.steps[i] ? `${countLabel(counts.steps[i].reached, counts.steps[i].atLeast)} reached` : '…'}
                 </span>
               </span>
             </li>

@@ -17,6 +17,7 @@ const PAGE_SIZE = 25;
  *   start2 / type2 / step2        the second branch, meeting the first at its final type
  *   q=TEXT                        "search within these" (full-text filter on the reachable set)
  *   page=N                        the page of reachable entities (1-based)
+ *   exact=1                       count exactly instead of within the bounded walk (see WALK_EDGE_BUDGET)
  */
 function readBranch(params: URLSearchParams, suffix: string): BranchState {
   const id = Number(params.get(`start${suffix}`));
@@ -51,6 +52,7 @@ export function MetapathBuilder({ kbSlug }: { kbSlug: string }) {
   const [secondOpen, setSecondOpen] = useState(second.start !== null);
   const q = params.get('q') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
+  const exact = params.get('exact') === '1';
 
   const update = (change: (next: URLSearchParams) => void) => {
     // From the address bar, not the render's params: two quick changes must not undo each other.
@@ -62,6 +64,7 @@ export function MetapathBuilder({ kbSlug }: { kbSlug: string }) {
   const setBranch = (suffix: string, branch: BranchState | null) => update((next) => {
     writeBranch(next, suffix, branch);
     next.delete('page');
+    next.delete('exact');
   });
 
   const { data: schema, error: schemaError } = useQuery({
@@ -76,7 +79,7 @@ export function MetapathBuilder({ kbSlug }: { kbSlug: string }) {
       ? complete(second) && secondEnd === firstEnd ? [first, second] : null
       : [first]
     : null;
-  const body = paths && { paths, q: q || undefined, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE };
+  const body = paths && { paths, q: q || undefined, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...(exact ? { exact } : {}) };
   const { data: result, error, isFetching } = useQuery({
     queryKey: ['metapath', kbSlug, body],
     queryFn: () => fetchJson<MetapathsResult>(`/api/kbs/${encodeURIComponent(kbSlug)}/metapaths/evaluate`, { method: 'POST', body: JSON.stringify(body) }),
@@ -107,7 +110,8 @@ export function MetapathBuilder({ kbSlug }: { kbSlug: string }) {
       {body && firstEnd && (
         <MetapathResults key={q} kbSlug={kbSlug} type={firstEnd} result={shown} loading={isFetching} q={q} page={page} pageSize={PAGE_SIZE}
           onSearch={(text) => update((next) => { if (text) next.set('q', text); else next.delete('q'); next.delete('page'); })}
-          onPage={(n) => update((next) => next.set('page', String(n)))} />
+          onPage={(n) => update((next) => next.set('page', String(n)))}
+          onCountExactly={() => update((next) => next.set('exact', '1'))} />
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { plural } from '@/lib/format/plural';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { MetapathsResult } from '@/lib/kb/metapath';
+import { countLabel, WALK_EDGE_BUDGET } from '@/lib/kb/metapath-count';
 import { MATCH_END, MATCH_START } from '@/lib/kb/highlight';
 
 /** A snippet with its matches marked; the markers are control characters no document can contain. */
@@ -19,6 +20,8 @@ function Snippet({ text }: { text: string }) {
   return <p className="text-xs text-slate-600">{parts}</p>;
 }
 
+const isLowerBound = (r: MetapathsResult) => Boolean(r.totalAtLeast || r.branches.some((b) => b.steps.some((s) => s.atLeast)));
+
 interface ResultsProps {
   kbSlug: string;
   type: string;
@@ -29,10 +32,12 @@ interface ResultsProps {
   pageSize: number;
   onSearch: (q: string) => void;
   onPage: (page: number) => void;
+  /** Asks for exact counts (a walk without bound), offered when a count is a lower bound. */
+  onCountExactly: () => void;
 }
 
 /** The reachable entities, a page at a time, with a full-text box that filters and ranks them. */
-export function MetapathResults({ kbSlug, type, result, loading, q, page, pageSize, onSearch, onPage }: ResultsProps) {
+export function MetapathResults({ kbSlug, type, result, loading, q, page, pageSize, onSearch, onPage, onCountExactly }: ResultsProps) {
   const [text, setText] = useState(q);
   const pages = result ? Math.max(1, Math.ceil(result.total / pageSize)) : 1;
   const submit = (e: FormEvent) => {
@@ -45,7 +50,7 @@ export function MetapathResults({ kbSlug, type, result, loading, q, page, pageSi
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="font-medium">
           Reachable {type}:{' '}
-          <span data-testid="metapath-total">{result ? result.total.toLocaleString('en') : '…'}</span>
+          <span data-testid="metapath-total">{result ? countLabel(result.total, result.totalAtLeast) : '…'}</span>
           {q && <span className="text-sm font-normal text-slate-500"> matching “{q}”</span>}
         </h2>
         <form role="search" onSubmit={submit} className="flex gap-2 text-sm">
@@ -55,6 +60,15 @@ export function MetapathResults({ kbSlug, type, result, loading, q, page, pageSi
           {q && <button type="button" className="rounded border border-slate-300 px-2 py-1.5" onClick={() => { setText(''); onSearch(''); }}>Clear</button>}
         </form>
       </div>
+      {result && isLowerBound(result) && (
+        <p className="text-sm text-slate-600" data-testid="metapath-bounded">
+          Counts marked + are lower bounds (at least that many): the walk stops after {WALK_EDGE_BUDGET.toLocaleString('en')} edges per
+          step, and the list shows what it reached.{' '}
+          <button type="button" onClick={onCountExactly} disabled={loading}
+            className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50 disabled:opacity-50">Count exactly</button>
+          {' '}<span className="text-xs text-slate-500">(reads every edge: can take seconds from a large hub)</span>
+        </p>
+      )}
       {result && result.items.length === 0 && <p className="text-sm text-slate-500">No entity is reached{q ? ' that matches' : ''}.</p>}
       <ol className="divide-y divide-slate-100" data-testid="metapath-items" start={(page - 1) * pageSize + 1}>
         {result?.items.map((item) => (

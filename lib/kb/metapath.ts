@@ -5,7 +5,10 @@ import type { Direction } from './entity';
 import { buildIndexInBackground, currentIndex, type Bm25Index } from '../retrieval/bm25-index';
 import { MAX_STEPS, type SchemaTriple } from './metapath-moves';
 import { textPage } from './metapath-text';
+import { groupCountsSql } from './hub-counts';
+import type { StepCount } from './metapath-count';
 
+export { WALK_EDGE_BUDGET, type StepCount } from './metapath-count';
 export { MAX_STEPS, movesFrom, type MetapathMove, type SchemaTriple } from './metapath-moves';
 
 export interface MetapathSchema {
@@ -47,7 +50,15 @@ export interface MetapathOptions {
   exclude?: number[];
   /** Where a missing ranking index is built when `db` is a read replica, which cannot write: the primary. Default `db`. */
   primary?: Database;
+  /**
+   * Bounds the walk: each step reads at most this many edges (see WALK_EDGE_BUDGET). A step that stops early,
+   * or follows one that did, reaches a subset of its true set, so its count is a lower bound (`atLeast`); the
+   * page then lists entities of that subset. Without it every count is exact, at any cost.
+   */
+  walkBudget?: number;
 }
+
+
 
 export interface ReachableEntity {
   id: number;
@@ -62,16 +73,18 @@ export interface ReachableEntity {
   covered?: number;
 }
 
+
 export interface BranchResult {
   /** Entities the branch starts from (1 for an entity start). */
   start: number;
-  /** Distinct entities reached after each step. */
-  steps: { reached: number }[];
+  steps: StepCount[];
 }
 
 export interface MetapathResult extends BranchResult {
   /** Size of the final reachable set, after the `q` filter when one is given. */
   total: number;
+  /** Set when `total` is a lower bound (a bounded walk stopped early). */
+  totalAtLeast?: true;
   items: ReachableEntity[];
 }
 
@@ -79,6 +92,8 @@ export interface MetapathsResult {
   branches: BranchResult[];
   /** Entities every branch reaches (after the `q` filter when one is given). */
   total: number;
+  /** Set when `total` is a lower bound: a branch's bounded walk stopped early. */
+  totalAtLeast?: true;
   /** With `countAmong`: how many of those entities the final set holds. */
   among?: number;
   /** With `q` or `relevance`: `bm25`, or `fulltext` while the ranking index is being built. */
@@ -213,25 +228,41 @@ async function resolvePath(db: Queryable, kbId: number, schema: IdSchema, path: 
  * - forwards: read the set's edges of the relation (outgoing through the primary key (kb_id, source_id,
  *   type_id, target_id), incoming through edge_target_idx (kb_id, target_id, type_id, source_id)), DISTINCT,
  *   then check the type when the relation leads to several. Costs the set's edges: right for a small set,
- *   a hub's 100k edges included.
+ *   a hub's 100k edges included. With a walk budget the edges are read into `<prefix>Nw` first, at most
+ *   budget + 1 of them: more than the budget means the step stopped early.
  * - backwards: for each entity of the target type, probe its edges of the relation through the other index
  *   and stop at the first one leading into the set (LIMIT 1, the set hashed once). About one probe per
- *   candidate: right when the set is large, where forwards would read millions of edges.
+ *   candidate: right when the set is large, where forwards would read millions of edges. Never cut short,
+ *   so with a budget it runs only where it costs less than the budget.
  * Sets hold ids only: candidates and type checks are read from entity_kb_id_type_id_id_idx alone.
+ * Also returns, per step, an SQL boolean that is true when the step's set is a subset (a bounded walk stopped).
  */
-function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params): string[] {
+function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, budget: number | undefined): { ctes: string[]; partial: string[] } {
   const ctes = ['entity' in path.start
     ? `${prefix}0 AS MATERIALIZED (SELECT ${p.add(path.start.entity)}::int AS id)`
     // entity_kb_id_type_id_degree_idx serves a whole-type start.
     : `${prefix}0 AS MATERIALIZED (SELECT id FROM entity WHERE kb_id = ${kb} AND type_id = ${p.add(path.start.typeId)})`];
+  const partial: string[] = [];
   path.steps.forEach((step, i) => {
     const prev = `${prefix}${i}`;
     const [near, far] = step.direction === 'out' ? ['source_id', 'target_id'] : ['target_id', 'source_id'];
     const relation = p.add(step.relationId);
     const type = p.add(step.typeId);
-    const backwards = backwardsCondition(step, `(SELECT count(*) FROM ${prev})`, p);
-    const reached = `SELECT DISTINCT e.${far} AS id FROM ${prev} prev
+    // The previous set's size, counted once for the plan choices below.
+    ctes.push(`${prev}n AS MATERIALIZED (SELECT count(*) AS n FROM ${prev})`);
+    const backwards = backwardsCondition(step, `(SELECT n FROM ${prev}n)`, p, budget);
+    const edges = `SELECT e.${far} AS id FROM ${prev} prev
          JOIN edge e ON e.kb_id = ${kb} AND e.${near} = prev.id AND e.type_id = ${relation}`;
+    let reached: string;
+    if (budget === undefined) {
+      reached = `SELECT DISTINCT d.id FROM (${edges}) d`;
+    } else {
+      const walked = `${prefix}${i + 1}w`;
+      ctes.push(`${walked} AS MATERIALIZED (${edges} WHERE NOT ${backwards} LIMIT ${p.add(budget + 1)})`);
+      reached = `SELECT DISTINCT id FROM ${walked}`;
+      const stopped = `(SELECT count(*) FROM ${walked}) > ${p.add(budget)}`;
+      partial.push(i === 0 ? stopped : `(${partial[i - 1]} OR ${stopped})`);
+    }
     const forwards = step.checkType
       ? `SELECT n.id FROM (${reached}) d
          JOIN entity n ON n.kb_id = ${kb} AND n.type_id = ${type} AND n.id = d.id`
@@ -247,18 +278,21 @@ function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params): 
              AND (e.${near} IN (SELECT id FROM ${prev})) IS TRUE LIMIT 1) hit
         WHERE n.kb_id = ${kb} AND n.type_id = ${type} AND ${backwards})`);
   });
-  return ctes;
+  return { ctes, partial };
 }
 
 /**
  * Whether probing backwards is cheaper, in index entries read: forwards costs a descent (~10 entries) plus the
- * average degree per set member; backwards costs, per candidate, its fetch and descent (~20) plus the entries
- * scanned before a hit, about (walked-from type size / set size), at most its average degree.
+ * average degree per set member, at most about twice the walk budget when there is one; backwards costs, per
+ * candidate, its fetch and descent (~20) plus the entries scanned before a hit, about (walked-from type size /
+ * set size), at most its average degree.
  */
-function backwardsCondition(step: ResolvedStep, setSize: string, p: Params): string {
+function backwardsCondition(step: ResolvedStep, setSize: string, p: Params, budget: number | undefined): string {
   const outDegree = step.edges / Math.max(1, step.fromSize);
   const inDegree = step.edges / Math.max(1, step.toSize);
-  return `(${setSize} * ${p.add(10 + outDegree)}::float8 > ${p.add(step.toSize)}::float8 * (20 + LEAST(${p.add(inDegree)}::float8, ${p.add(step.fromSize)}::float8 / GREATEST(${setSize}, 1))))`;
+  const forwards = `${setSize} * ${p.add(10 + outDegree)}::float8`;
+  const bounded = budget === undefined ? forwards : `LEAST(${forwards}, ${p.add(2 * budget)}::float8)`;
+  return `(${bounded} > ${p.add(step.toSize)}::float8 * (20 + LEAST(${p.add(inDegree)}::float8, ${p.add(step.fromSize)}::float8 / GREATEST(${setSize}, 1))))`;
 }
 
 /** Memory for hashing a step's set (ids, about 32 bytes each as PostgreSQL counts them: 2M ids). */
@@ -280,11 +314,12 @@ export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Pr
  * Counts per branch and step, the final set's size and one page of it, in one statement. The page is
  * ordered by degree then name, or by text (`q`, `relevance`; see textPage) ranked with the `index`.
  */
-async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string }, opts: MetapathOptions, index: Bm25Index | null): Promise<MetapathsResult> {
+async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string; size: number }, opts: MetapathOptions, index: Bm25Index | null): Promise<MetapathsResult> {
   const p = new Params();
   const kb = p.add(kbId);
   const prefixes = paths.map((_, i) => `b${i}_`);
-  const ctes = paths.flatMap((path, i) => branchCtes(path, prefixes[i]!, kb, p));
+  const branches = paths.map((path, i) => branchCtes(path, prefixes[i]!, kb, p, opts.walkBudget));
+  const ctes = branches.flatMap((b) => b.ctes);
   const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
   // The intersection: the first branch's final set, kept where every other branch reaches it too.
   const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
@@ -299,43 +334,83 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
     ctes.push(...text.ctes);
     page = text.page;
   } else {
-    ctes.push(`hits AS (SELECT id FROM reach)`);
-    // Walks the final type's entities by degree (entity_kb_id_type_id_degree_idx), keeping those reached,
-    // so only the page's rows are read from the table.
-    page = `SELECT n.id, n.name, n.degree FROM entity n
-             WHERE n.kb_id = ${kb} AND n.type_id = ${p.add(finalType.id)} AND (n.id IN (SELECT id FROM reach)) IS TRUE
-             ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset}`;
+    ctes.push(`hits AS (SELECT id FROM reach)`, `reachn AS MATERIALIZED (SELECT count(*) AS n FROM reach)`);
+    page = degreePage(kb, p.add(finalType.id), p.add(finalType.size), limit, offset);
   }
-  const counts = paths.flatMap((path, b) =>
-    Array.from({ length: path.steps.length + 1 }, (_, s) => `(SELECT count(*) FROM ${prefixes[b]}${s})`));
+  const counts = paths.flatMap((path, b) => Array.from({ length: path.steps.length + 1 },
+    (_, s) => (s < path.steps.length ? `(SELECT n FROM ${prefixes[b]}${s}n)` : `(SELECT count(*) FROM ${prefixes[b]}${s})`)));
+  const partial = branches.flatMap((b) => b.partial);
 
   const sql = `WITH ${ctes.join(',\n')}
     SELECT json_build_array(${counts.join(', ')}) AS counts,
+           json_build_array(${partial.join(', ')}) AS partial,
            (SELECT count(*) FROM hits) AS total,
            ${opts.countAmong ? `(SELECT count(*) FROM reach WHERE id = ANY(${p.add(opts.countAmong)}::int[]))` : 'NULL'} AS among,
            (SELECT coalesce(json_agg(pg), '[]') FROM (${page}) pg) AS items`;
-  const { rows } = await db.query<{ counts: (number | string)[]; total: string; among: string | null; items: Omit<ReachableEntity, 'type'>[] }>(sql, p.values);
+  const { rows } = await db.query<{ counts: (number | string)[]; partial: boolean[]; total: string; among: string | null; items: Omit<ReachableEntity, 'type'>[] }>(sql, p.values);
   const row = rows[0]!;
   const all = row.counts.map(Number);
   let at = 0;
-  const branches = paths.map((path) => {
+  let flagAt = 0;
+  const result = paths.map((path) => {
     const c = all.slice(at, at + path.steps.length + 1);
     at += path.steps.length + 1;
-    return { start: c[0]!, steps: c.slice(1).map((reached) => ({ reached })) };
+    const stopped = opts.walkBudget === undefined ? [] : row.partial.slice(flagAt, flagAt += path.steps.length);
+    return {
+      start: c[0]!,
+      steps: c.slice(1).map((reached, i): StepCount => (stopped[i] ? { reached, atLeast: true } : { reached })),
+    };
   });
+  // A subset of any branch's final set gives a subset of the intersection.
+  const totalAtLeast = result.some((b) => b.steps.at(-1)!.atLeast);
+  await countFirstStepsExactly(db, kbId, paths, result);
   return {
-    branches,
+    branches: result,
     total: Number(row.total),
+    ...(totalAtLeast ? { totalAtLeast: true as const } : {}),
     ...(row.among === null ? {} : { among: Number(row.among) }),
     items: row.items.map((it) => ({ ...it, type: finalType.name })),
     ...(text ? { ranking: index ? 'bm25' as const : 'fulltext' as const, words: text.words } : {}),
   };
 }
 
+/**
+ * A page of the reached set by degree then name, by one of two plans chosen at run time (one-time filters):
+ * walk the final type's entities by degree (entity_kb_id_type_id_degree_idx), keeping those reached, which
+ * reads about (type size / set size) entities per row of the page; or, when that is more than the set itself,
+ * fetch the set's entities and sort them.
+ */
+function degreePage(kb: string, type: string, typeSize: string, limit: string, offset: string): string {
+  const walk = `(SELECT n FROM reachn)::float8 * (SELECT n FROM reachn) > ${typeSize}::float8 * (${limit}::int + ${offset}::int)`;
+  return `(SELECT n.id, n.name, n.degree FROM entity n
+             WHERE n.kb_id = ${kb} AND n.type_id = ${type} AND (n.id IN (SELECT id FROM reach)) IS TRUE AND ${walk}
+             ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset})
+          UNION ALL
+          -- OFFSET 0 fences the join from the ORDER BY: otherwise the planner walks every entity in page order.
+          (SELECT * FROM (SELECT n.id, n.name, n.degree FROM reach r JOIN entity n ON n.kb_id = ${kb} AND n.id = r.id
+                           WHERE NOT ${walk} OFFSET 0) n
+             ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset})`;
+}
+
+/**
+ * A first step from one entity that a bounded walk cut short is still counted exactly when every edge of its
+ * relation lands on its type: the entity's edge count for the relation (stored for hubs, see hub-counts.ts).
+ */
+async function countFirstStepsExactly(db: Queryable, kbId: number, paths: ResolvedPath[], branches: BranchResult[]): Promise<void> {
+  for (const [i, path] of paths.entries()) {
+    const first = path.steps[0]!;
+    const count = branches[i]!.steps[0]!;
+    if (!count.atLeast || !('entity' in path.start) || first.checkType) continue;
+    const { rows } = await db.query<{ count: number | string }>(
+      `SELECT c.count FROM (${groupCountsSql([first.direction])}) c`, [kbId, [path.start.entity], [first.relationId]]);
+    branches[i]!.steps[0] = { reached: Number(rows[0]?.count ?? 0) };
+  }
+}
+
 /** The distinct entities a metapath reaches after each step, and a page of the final set. */
 export async function evaluateMetapath(db: Database, kbId: number, path: Metapath, opts: MetapathOptions): Promise<MetapathResult> {
-  const { branches, total, items } = await evaluateMetapaths(db, kbId, [path], opts, '');
-  return { ...branches[0]!, total, items };
+  const { branches, total, totalAtLeast, items } = await evaluateMetapaths(db, kbId, [path], opts, '');
+  return { ...branches[0]!, total, ...(totalAtLeast ? { totalAtLeast } : {}), items };
 }
 
 /**
@@ -366,6 +441,6 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
     // estimated size fits work_mem x hash_mem_multiplier; at MAG size the estimates run to hundreds of thousands of
     // ids (over 8 MB at the default 4 MB), and each tested row then scanned the whole set: 1.5 s for one page.
     await client.query(`SET LOCAL work_mem = '${SET_WORK_MEM}'`);
-    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)! }, opts, index);
+    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)!, size: schema.typeSizes.get(finalType) ?? 0 }, opts, index);
   });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors';
-import { evaluateMetapath, evaluateMetapaths, metapathSchema, movesFrom, type Metapath } from '../../lib/kb/metapath';
+import { evaluateMetapath, evaluateMetapaths, metapathSchema, movesFrom, WALK_EDGE_BUDGET, type Metapath } from '../../lib/kb/metapath';
 import { searchEntities } from '../../lib/kb/search';
 import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { openAppDatabase, pool } from '../support/app-database';
@@ -190,5 +190,103 @@ describe('metapath explorer on PrimeKG IBD', () => {
       400, /steps\[0\]: no "associated with" edges lead from drug to disease/);
     await rejects(evaluateMetapath(pool(), kbId, { start: { entity: 99_999_999 }, steps: [{ relation: 'target', direction: 'out', targetType: 'gene/protein' }] }, { limit: 10, offset: 0 }),
       404, /start.*99999999/);
+  });
+});
+
+/** Edges of the step's relation leaving the set the way the step walks. */
+const edgesFrom = (set: Set<string>, step: Metapath['steps'][number]) =>
+  edges.filter((e) => e.relation === step.relation && set.has(step.direction === 'out' ? e.source : e.target)).length;
+
+/** The most connected entity: the fixture's hub. */
+const hub = [...typeOf.keys()].map((id) => [id, degreeOf(id)] as const).sort((a, b) => b[1] - a[1])[0]![0];
+
+// The explorer's bounded walk (`walkBudget`): exact wherever the walk fits the budget, a flagged lower bound
+// ("at least") where a hub's walk is cut short.
+describe('bounded metapath walk on PrimeKG IBD', () => {
+  it('counts every 2-step metapath from the hub exactly when the walk fits the explorer budget', async () => {
+    const schema = await metapathSchema(pool(), kbId);
+    const paths = movesFrom(schema.triples, typeOf.get(hub)!).flatMap((m1) => movesFrom(schema.triples, m1.targetType).map((m2): Metapath => ({
+      start: { entity: idOf.get(hub)! },
+      steps: [m1, m2].map(({ relation, direction, targetType }) => ({ relation, direction, targetType })),
+    })));
+    expect(paths.length).toBeGreaterThan(3);
+    for (const path of paths) {
+      const expected = expectedSteps(new Set([hub]), path.steps);
+      expect(edgesFrom(expected[0]!, path.steps[1]!)).toBeLessThanOrEqual(WALK_EDGE_BUDGET);
+      const bounded = await evaluateMetapath(pool(), kbId, path, { limit: 10_000, offset: 0, walkBudget: WALK_EDGE_BUDGET });
+      expect(bounded.steps).toEqual(expected.map((s) => ({ reached: s.size })));
+      expect(bounded.total).toBe(expected[1]!.size);
+      expect(bounded.totalAtLeast).toBeUndefined();
+      expect(new Set(bounded.items.map((i) => externalOf.get(i.id)))).toEqual(expected[1]);
+    }
+  });
+
+  it('gives a flagged lower bound when a step reads more edges than the budget', async () => {
+    // A 2-step metapath from the hub whose second step reads more edges than the first and reaches more
+    // entities than that, along relations that land on one type each (no type check drops an edge read).
+    const schema = await metapathSchema(pool(), kbId);
+    const oneType = (from: string, m: { relation: string; direction: 'out' | 'in' }) => new Set(schema.triples
+      .filter((t) => t.relation === m.relation && (m.direction === 'out' ? t.sourceType : t.targetType) === from)
+      .map((t) => (m.direction === 'out' ? t.targetType : t.sourceType))).size === 1;
+    const candidates = movesFrom(schema.triples, typeOf.get(hub)!).filter((m1) => oneType(typeOf.get(hub)!, m1))
+      .flatMap((m1) => movesFrom(schema.triples, m1.targetType).filter((m2) => oneType(m1.targetType, m2))
+        .map((m2) => [m1, m2].map(({ relation, direction, targetType }) => ({ relation, direction, targetType }))));
+    const steps = candidates.find((c) => {
+      const first = edgesFrom(new Set([hub]), c[0]!);
+      const sets = expectedSteps(new Set([hub]), c);
+      return edgesFrom(sets[0]!, c[1]!) > first + 1 && sets[1]!.size > first + 1;
+    })!;
+    expect(steps).toBeDefined();
+    const path: Metapath = { start: { entity: idOf.get(hub)! }, steps };
+    const expected = expectedSteps(new Set([hub]), steps);
+    // The first step fits the budget exactly; the second reads past it.
+    const budget = edgesFrom(new Set([hub]), steps[0]!);
+
+    const capped = await evaluateMetapath(pool(), kbId, path, { limit: 10_000, offset: 0, walkBudget: budget });
+    expect(capped.steps[0]).toEqual({ reached: expected[0]!.size });
+    expect(capped.steps[1]!.atLeast).toBe(true);
+    expect(capped.steps[1]!.reached).toBeGreaterThan(0);
+    expect(capped.steps[1]!.reached).toBeLessThan(expected[1]!.size);
+    expect(capped.totalAtLeast).toBe(true);
+    expect(capped.total).toBe(capped.steps[1]!.reached);
+    // Everything listed is really reached, highest degree first.
+    expect(capped.items).toHaveLength(capped.total);
+    for (const item of capped.items) expect(expected[1]!.has(externalOf.get(item.id)!)).toBe(true);
+    const degrees = capped.items.map((i) => i.degree);
+    expect(degrees).toEqual([...degrees].sort((a, b) => b - a));
+
+    // Asked without a bound, the same metapath is counted exactly.
+    const exact = await evaluateMetapath(pool(), kbId, path, { limit: 0, offset: 0 });
+    expect(exact.steps).toEqual(expected.map((s) => ({ reached: s.size })));
+    expect(exact.total).toBe(expected[1]!.size);
+  });
+
+  it('treats a step that reads exactly the budget as complete, and one edge more as cut short', async () => {
+    const { relation, targetType } = (await metapathSchema(pool(), kbId)).triples.find((t) => t.sourceType === typeOf.get(hub) && edgesFrom(new Set([hub]), { relation: t.relation, direction: 'out', targetType: t.targetType }) > 1)!;
+    const step = { relation, direction: 'out' as const, targetType };
+    const path: Metapath = { start: { entity: idOf.get(hub)! }, steps: [step] };
+    const n = edgesFrom(new Set([hub]), step);
+    const reached = expectedSteps(new Set([hub]), [step])[0]!.size;
+    const fits = await evaluateMetapath(pool(), kbId, path, { limit: 1, offset: 0, walkBudget: n });
+    expect(fits.steps).toEqual([{ reached }]);
+    expect(fits.totalAtLeast).toBeUndefined();
+    const short = await evaluateMetapath(pool(), kbId, path, { limit: 1, offset: 0, walkBudget: n - 1 });
+    // The count of a first step is still exact (the hub's edge count); the final set is a subset.
+    expect(short.steps).toEqual([{ reached }]);
+    expect(short.totalAtLeast).toBe(true);
+    expect(short.total).toBeLessThanOrEqual(reached);
+  });
+
+  it('flags the intersection of two branches when either was cut short', async () => {
+    const schema = await metapathSchema(pool(), kbId);
+    const move = movesFrom(schema.triples, typeOf.get(hub)!).find((m) => edgesFrom(new Set([hub]), m) > 2)!;
+    const step = { relation: move.relation, direction: move.direction, targetType: move.targetType };
+    const a: Metapath = { start: { entity: idOf.get(hub)! }, steps: [step] };
+    const b: Metapath = { start: { entity: idOf.get(hub)! }, steps: [step] };
+    const whole = await evaluateMetapaths(pool(), kbId, [a, b], { limit: 0, offset: 0, walkBudget: WALK_EDGE_BUDGET });
+    expect(whole.totalAtLeast).toBeUndefined();
+    const cut = await evaluateMetapaths(pool(), kbId, [a, b], { limit: 0, offset: 0, walkBudget: 1 });
+    expect(cut.totalAtLeast).toBe(true);
+    expect(cut.total).toBeLessThan(whole.total);
   });
 });
