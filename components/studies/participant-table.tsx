@@ -2,8 +2,9 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { ParticipantSummary } from '@/lib/studies/admin';
+import { consentText, finishedText } from '@/lib/studies/participant-progress';
 import { requestJson } from '../queries/api';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
 import { studyApi } from './api';
 
 export const participantsKey = (id: number) => ['study-participants', id] as const;
@@ -20,13 +21,6 @@ export function useParticipants(studyId: number) {
 
 /** Why a participant holds no items: not started yet, gave them back for not rating, or found the study full. */
 const noItems = (p: ParticipantSummary) => p.expiredAt ? 'expired, items given back' : p.startedAt ? 'none left' : 'not started';
-
-/**
- * What is known of a participant's consent: when given; a participant who started without it was never asked
- * (starting needs it when the study has a consent text); else nothing yet.
- */
-const consentText = (p: ParticipantSummary) => p.consentedAt ? fmtDate(p.consentedAt) : p.startedAt ? `not asked (started ${fmtDate(p.startedAt)})` : 'not yet';
-const finishedText = (p: ParticipantSummary) => p.finishedAt ? fmtDate(p.finishedAt) : p.startedAt ? 'not yet' : '—';
 
 /** Who takes part and how far they are; a link not started yet has no items. */
 export function ParticipantTable({ studyId }: { studyId: number }) {
