@@ -165,6 +165,10 @@ test('the workspace keeps the seed apart from the candidates and asks before sub
   await raterPage.goto(`${kb}/campaigns/${campaignId}`);
   await expect(raterPage.getByTestId('guidelines')).toBeVisible();
   await expect(raterPage.getByTestId('not-annotator')).toContainText('You are not an annotator of this campaign');
+  // And where a control of other roles is absent, says whose it is.
+  await raterPage.goto(`${kb}/studies`);
+  await expect(raterPage.getByTestId('role-note')).toHaveText('Curators and admins make studies; open ones are listed here to take part in.');
+  await expect(raterPage.getByRole('link', { name: 'New study' })).toHaveCount(0);
   await rater.close();
   await curator.dispose();
   await annotator.dispose();

@@ -40,6 +40,7 @@ export function QueryDetailView({ slug, name, initial, canEdit, children }: Prop
             Edit query
           </button>
         )}
+        {!canEdit && <p className="mt-3 text-xs text-slate-500" data-testid="role-note">Curators and admins edit queries; your role reads them.</p>}
         {canEdit && editing && <QueryEditor url={url} query={query} queryKey={key} onDone={() => setEditing(false)} onReload={() => refetch()} />}
       </div>
       <div className="grid gap-4 md:grid-cols-2">

@@ -55,7 +55,7 @@ export function ReleasePanel({ slug, name, canManage, params, setParams }: Props
             </table>
           </div>
         ))}
-      {canManage && <ReleaseForm slug={slug} name={name} />}
+      {canManage ? <ReleaseForm slug={slug} name={name} /> : <p className="text-xs text-slate-500" data-testid="role-note">Curators and admins make releases; your role reads and downloads them.</p>}
       {items.length >= 2 && <ReleaseDiffView slug={slug} name={name} releases={items} params={params} setParams={setParams} />}
     </section>
   );

@@ -49,7 +49,9 @@ export function RunPanel({ slug, name, canManage, params, setParams }: Props) {
     <section aria-labelledby="runs-heading" className="space-y-4 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="runs-heading" className="text-lg font-medium">Runs</h2>
-        {canManage && <BaselineForm slug={slug} name={name} running={baselineRunning} onStarted={refresh} />}
+        {canManage
+          ? <BaselineForm slug={slug} name={name} running={baselineRunning} onStarted={refresh} />
+          : <p className="text-xs text-slate-500" data-testid="role-note">Curators and admins compute baselines; any role can upload a run file.</p>}
       </div>
       <EmbeddingsSummary slug={slug} name={name} />
       {runs.error && <p role="alert" className="text-red-700">Could not load the runs: {runs.error.message}</p>}

@@ -29,6 +29,7 @@ export default async function StudiesPage({ params }: { params: Promise<{ slug: 
               New study
             </Link>
           )}
+          {!canManage && <p className="text-xs text-slate-500" data-testid="role-note">Curators and admins make studies; open ones are listed here to take part in.</p>}
         </div>
         <p className="mt-1 max-w-3xl text-slate-600">
           In a rating study, participants rate queries of {kb.name} on scales such as naturalness, diversity and practicality, with
