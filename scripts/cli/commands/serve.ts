@@ -11,6 +11,7 @@ import { recoverAbandonedImports } from '../../../lib/ingest/recovery';
 import { removeAbandonedBuilds } from '../../../lib/retrieval/bm25-index';
 import { trustedProxyCount } from '../../../lib/http/client-address';
 import { startCluster } from '../../../lib/server/cluster';
+import { watchStopSignals, type StopSignals } from '../../../lib/server/stop-signals';
 import { workerCount } from '../../../lib/server/workers';
 
 export interface ServeOptions {
@@ -28,15 +29,26 @@ const nextBin = () => path.join(projectRoot(), 'node_modules', 'next', 'dist', '
  * Starts the app: the database (DATABASE_URL, or the embedded one owned by this process), migrations,
  * recovery of interrupted imports and index builds and the demo when on the embedded database, all once
  * here; then `--workers` app HTTP servers (scripts/app-server.ts, Next.js in production or development
- * mode) as worker processes sharing the port, each replaced should it die.
+ * mode) as worker processes sharing the port, each replaced should it die. SIGINT or SIGTERM stops it all, at any
+ * time: during startup after the step under way (a build under way is stopped), then the app processes.
  */
 export async function run(opts: ServeOptions): Promise<void> {
   trustedProxyCount(process.env.SKB_TRUSTED_PROXIES); // a bad value stops here, before any work
   const embeddedDatabase = !process.env.DATABASE_URL;
   const workers = workerCount({ option: opts.workers, env: process.env.SKB_WORKERS, embedded: embeddedDatabase, dev: opts.dev });
+  const signals = watchStopSignals();
+  const stopIfAsked = () => {
+    if (signals.received) throw new StopRequested(signals.received);
+  };
   if (!opts.dev && !fs.existsSync(path.join(projectRoot(), '.next', 'BUILD_ID'))) {
     console.log('No production build yet: building the app (about a minute, once)...');
-    await runProcess(process.execPath, [nextBin(), 'build']);
+    try {
+      await runProcess(process.execPath, [nextBin(), 'build'], signals);
+    } catch (err) {
+      signals.dispose();
+      if (err instanceof StopRequested) return console.log(`Stopped by ${err.signal} while building`);
+      throw err;
+    }
   }
 
   let embedded: EmbeddedDatabase | undefined;
@@ -51,6 +63,7 @@ export async function run(opts: ServeOptions): Promise<void> {
   };
 
   try {
+    stopIfAsked();
     const migrations = await migrate(process.env.DATABASE_URL!);
     if (migrations.applied.length) console.log(`Applied migrations: ${migrations.applied.join(', ')}`);
     for (const id of await recoverAbandonedImports(pool())) console.log(`Import job ${id} was interrupted when the app last stopped; cleaned up`);
@@ -58,6 +71,7 @@ export async function run(opts: ServeOptions): Promise<void> {
     if (builds) console.log(`${builds} search index build(s) were interrupted when the app last stopped; cleaned up`);
     const credentials = (opts.demo ?? !!embedded) ? await loadDemo() : [];
     await closeDb();
+    stopIfAsked();
 
     const url = `http://${opts.host === '0.0.0.0' ? 'localhost' : opts.host}:${opts.port}`;
     const serverArgs = ['--port', String(opts.port), '--host', opts.host, '--dir', projectRoot(), ...(opts.dev ? ['--dev'] : [])];
@@ -76,15 +90,26 @@ export async function run(opts: ServeOptions): Promise<void> {
       },
     });
     announce(url, credentials, workers);
-    const forward = (signal: NodeJS.Signals) => app.stop(signal);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
+    signals.onStop((signal) => app.stop(signal));
     const code = await app.done;
     await stopDatabase();
     process.exitCode = code;
   } catch (err) {
     await stopDatabase();
+    if (err instanceof StopRequested) {
+      console.log(`Stopped by ${err.signal} while starting`);
+      return;
+    }
     throw err;
+  } finally {
+    signals.dispose();
+  }
+}
+
+/** A stop signal came while starting: what was started is undone and the command ends without an error. */
+class StopRequested extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`stopped by ${signal}`);
   }
 }
 
@@ -134,9 +159,15 @@ function optionalPort(value: string | undefined): number | undefined {
   return value ? Number(value) : undefined;
 }
 
-function runProcess(cmd: string, args: string[]): Promise<void> {
+/** Runs a command to its end; a stop signal is passed on to it and ends the wait with StopRequested. */
+function runProcess(cmd: string, args: string[], signals: StopSignals): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: 'inherit', cwd: projectRoot() });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} failed with exit code ${code}`))));
+    signals.onStop((signal) => { if (child.exitCode === null) child.kill(signal); });
+    child.on('exit', (code) => {
+      if (signals.received) reject(new StopRequested(signals.received));
+      else if (code === 0) resolve();
+      else reject(new Error(`${args.join(' ')} failed with exit code ${code}`));
+    });
   });
 }

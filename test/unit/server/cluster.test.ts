@@ -1,21 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../../lib/process';
+import { freePort } from '../../support/free-port';
 
 const PRIMARY = path.join(import.meta.dirname, '..', '..', 'support', 'cluster', 'primary.ts');
 const started: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function startPrimary(workers: number, port: number, crash = false) {
   const child = spawn(process.execPath, ['--import', 'tsx', PRIMARY, String(workers), String(port), ...(crash ? ['crash'] : [])], {
