@@ -71,6 +71,8 @@ export const metapathsPageSchema = z.object({
   step2: z.array(metapathStepText).max(8).default([]),
   q: z.string().trim().max(500).optional(),
   page: z.coerce.number().int().min(1).max(4_000).default(1),
+  /** Count every step exactly instead of within the walk's edge bound. */
+  exact: z.literal('1').optional(),
 });
 
 /** The entity types and relations of a knowledge base, by name. */
