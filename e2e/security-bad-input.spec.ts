@@ -3,7 +3,7 @@ import { expect } from '@playwright/test';
 import { ADMIN, BASE_URL, submitLogin, test, TEST_PASSWORD } from './fixtures';
 import { fillPattern, loadRouteTable, paramKind, type ApiRoute, type Method, type RouteMethod } from './route-table';
 import {
-  caseKey, disposeSecurityFixtures, ID_PARAM_KINDS, MUTATIONS, paramValues, setUpSecurityFixtures, type SecurityFixtures,
+  caseKey, disposeSecurityFixtures, ID_PARAM_KINDS, KB_SLUG, MUTATIONS, paramValues, setUpSecurityFixtures, type SecurityFixtures,
 } from './security-setup';
 
 /**
@@ -233,6 +233,30 @@ test.describe('bad input', () => {
       expect(new URL(page.url()).origin, `after signing in with callbackUrl=${callbackUrl}`).toBe(origin);
       await expect(page.getByTestId('current-user')).toContainText(ADMIN);
     }
+  });
+
+  test('a saved graph view refuses a state over its limits, naming the field', async () => {
+    const url = `/api/kbs/${KB_SLUG.public}/views`;
+    const state = { entity: f.perKb.public.entityId, hops: 1, layout: 'cose' };
+    const positions = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), { x: i, y: -i }]));
+    const cases: [string, unknown, string][] = [
+      ['5,001 positions', { name: 'v', state: { ...state, positions: positions(5001) } }, 'state.positions'],
+      ['a coordinate out of range', { name: 'v', state: { ...state, positions: { 1: { x: 1e12, y: 0 } } } }, 'state.positions.1.x'],
+      ['a position key that names no node', { name: 'v', state: { ...state, positions: { '../x': { x: 1, y: 0 } } } }, 'state.positions'],
+      ['a name of 101 characters', { name: 'x'.repeat(101), state }, 'name'],
+      ['4 hops', { name: 'v', state: { ...state, hops: 4 } }, 'state.hops'],
+      ['an unknown field', { name: 'v', state: { ...state, script: 'x' } }, 'state'],
+    ];
+    const problems: string[] = [];
+    for (const [label, body, field] of cases) {
+      const got = await raw('POST', url, { cookie: f.cookies.admin, body: Buffer.from(JSON.stringify(body)) });
+      problems.push(...check({ label, method: 'POST', url, fields: [field] }, got));
+      if (got.status !== 400) problems.push(`${label}: expected 400, got ${got.status}`);
+    }
+    // Nearly a megabyte of positions is over the route's 512 KiB limit.
+    const big = await raw('POST', url, { cookie: f.cookies.admin, body: Buffer.from(JSON.stringify({ name: 'v', state: { ...state, positions: positions(30_000) } })) });
+    if (big.status !== 413) problems.push(`a 30,000-node body: expected 413, got ${big.status}`);
+    expect(problems).toEqual([]);
   });
 
   test('the anonymous rating route refuses 100 MB with a bogus token at once', async () => {

@@ -30,6 +30,8 @@ export const graphPageSchema = graphQuerySchema.extend({
   layout: z.enum(GRAPH_LAYOUTS).default('concentric'),
   selected: idTextSchema.optional(),
   expand: z.array(idTextSchema).max(100).default([]),
+  /** A saved view to open (see lib/kb/saved-views). */
+  view: idTextSchema.optional(),
 });
 
 /** GET /api/kbs/:slug/paths */
