@@ -2,7 +2,8 @@ import type { Queryable } from '../db/transaction';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
-import { scoreAll, topScores, type Postings, type QueryTerms, type Scored, type Work } from './bm25-top';
+import { countsAt, denseBytes, denseCounts, isDense, scoreAll, topScores, type Postings, type QueryTerms, type Scored, type Work } from './bm25-top';
+import { TopK } from './top-k';
 
 /** Every document's length, by entity id less `first` (entity ids of a knowledge base form a compact range), and the work arrays. */
 interface Lengths extends Work {
@@ -30,7 +31,8 @@ const lengthCache = (globalForCache.__skbBm25Lengths ??= new Map());
 const cached = (globalForCache.__skbBm25CachedBytes ??= { n: 0 });
 /** An index's key in the caches: its id, and statistics that tell apart indexes of the same id in other databases (tests use several). */
 const cacheKey = (index: Bm25Index) => `${index.id}:${index.docs}:${index.avgLength}`;
-const bytesOf = (p: Postings) => p.entities.byteLength + p.tfs.byteLength;
+/** A kept term's bytes: its postings, and its byte per document when it is dense (see DENSE_SHARE). */
+const bytesOf = (p: Postings) => p.entities.byteLength + p.tfs.byteLength + denseBytes(p);
 
 /** Packed (int4, int4) pairs as PostgreSQL sends them (big-endian), unpacked. */
 function unpack(buf: Buffer): [Int32Array, Int32Array] {
@@ -99,8 +101,8 @@ async function documentLengths(db: Queryable, index: Bm25Index): Promise<Lengths
   return result;
 }
 
-/** The postings of these terms, from the cache or read in one query. */
-async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): Promise<Map<number, Postings>> {
+/** The postings of these terms, from the cache or read in one query (dense terms with their byte per document). */
+async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[], { first, lengths }: Lengths): Promise<Map<number, Postings>> {
   const prefix = cacheKey(index);
   const result = new Map<number, Postings>();
   const missing: number[] = [];
@@ -121,6 +123,7 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): P
        FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [index.id, missing]);
   for (const row of rows) {
     const postings = toPostings(row.packed);
+    if (isDense(postings, lengths.length)) denseCounts(postings, first, lengths.length);
     result.set(row.id, postings);
     postingCache.set(`${prefix}:${row.id}`, postings);
     cached.n += bytesOf(postings);
@@ -138,7 +141,7 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[]): P
  * that needs them; how many postings are now kept for them.
  */
 export async function keepPostings(db: Queryable, index: Bm25Index, termIds: number[]): Promise<number> {
-  const [, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, termIds)]);
+  const postings = await postingsOf(db, index, termIds, await documentLengths(db, index));
   let n = 0;
   for (const p of postings.values()) n += p.entities.length;
   return n;
@@ -170,7 +173,8 @@ async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params
     ? await db.query<{ id: number; term: string; df: number }>('SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words])
     : { rows: [] };
   const byWord = new Map(terms.map((t) => [t.term, t]));
-  const [lengths, postings] = await Promise.all([documentLengths(db, index), postingsOf(db, index, terms.map((t) => t.id))]);
+  const lengths = await documentLengths(db, index);
+  const postings = await postingsOf(db, index, terms.map((t) => t.id), lengths);
   const norm = lengthNorm(lengths, index, params);
   return queries.map((query) => rank(query.flatMap((word): QueryTerms => {
     const term = byWord.get(word);
@@ -214,4 +218,126 @@ export async function rankBm25(db: Queryable, kbId: number, index: Bm25Index, pa
   const { rows } = await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kbId, ids]);
   const external = new Map(rows.map((r) => [r.id, r.external_id]));
   return scored.map((top) => top.map((s) => external.get(s.entityId)!));
+}
+
+/** A term of a strict query: its number in the query's term list (1-based), id and document frequency. */
+export interface StrictTerm {
+  n: number;
+  id: number;
+  df: number;
+}
+
+export interface StrictCandidate extends Scored {
+  /** The numbers of the terms it holds, rising. */
+  present: number[];
+}
+
+/** Scores as the statements rank them: rounded to a billionth (sums in another order differ in the last bits). */
+export const rank = (score: number) => Math.round(score * 1e9);
+/** Best first by `rank`, ties to the lower id. */
+export const byRank = (a: Scored, b: Scored) => rank(b.score) - rank(a.score) || a.entityId - b.entityId;
+
+/**
+ * The best `n` of matches sorted by `byRank`, with every match that ties with the last (within one unit of
+ * the rounding, which JavaScript and PostgreSQL may round apart), so a statement's ties at the cut are all there.
+ */
+export function cutAtRank<T extends Scored>(sorted: T[], n: number): T[] {
+  if (sorted.length <= n) return sorted;
+  let end = n;
+  while (end < sorted.length && rank(sorted[n - 1]!.score) - rank(sorted[end]!.score) <= 1) end++;
+  return sorted.slice(0, end);
+}
+
+/** Terms up to which a candidate's terms are a bit mask (whose verdict is worked out once per mask). */
+const MASK_TERMS = 30;
+
+/**
+ * The entities that may satisfy a strict query, from the postings kept in this process: those holding one of
+ * the `driver` terms, kept when `decide` (given whether it holds term n) says true, or null (a phrase whose
+ * words it holds, to check in its text); `unsure` says whether any was null. Each is scored by BM25 over the
+ * terms numbered 1 to `words` (summed rarest first, as `scoreAll` sums). `rows`: the best `keep` of them by
+ * `byRank` with the ties at the cut (`cutAtRank`), or all when `keep` is null, best first; `matched`: how many.
+ */
+export async function strictCandidates(db: Queryable, index: Bm25Index, params: Bm25Params, terms: StrictTerm[], driver: number[], words: number,
+  decide: (holds: (n: number) => boolean) => boolean | null, keep: number | null): Promise<{ rows: StrictCandidate[]; matched: number; unsure: boolean }> {
+  const lengths = await documentLengths(db, index);
+  const postings = await postingsOf(db, index, terms.map((t) => t.id), lengths);
+  const norm = lengthNorm(lengths, index, params);
+  const { first } = lengths;
+  const lists = driver.flatMap((id) => postings.get(id)?.entities ?? []);
+  let ids: Int32Array;
+  if (lists.length === 1) ids = lists[0]!;
+  else {
+    const all = new Int32Array(lists.reduce((a, l) => a + l.length, 0));
+    lists.reduce((at, l) => (all.set(l, at), at + l.length), 0);
+    all.sort();
+    let n = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
+    ids = all.subarray(0, n);
+  }
+  const slots = ids.map((id) => id - first);
+  // Each term's count in every candidate, in term-number order.
+  const ordered = [...terms].sort((a, b) => a.n - b.n);
+  const counts = ordered.map((t) => {
+    const out = new Int32Array(slots.length);
+    const p = postings.get(t.id);
+    if (p) countsAt(p, slots, first, out);
+    return out;
+  });
+  const at = new Map(ordered.map((t, i) => [t.n, i]));
+  const summed = ordered.filter((t) => t.n <= words && postings.has(t.id))
+    .sort((a, b) => postings.get(a.id)!.entities.length - postings.get(b.id)!.entities.length || a.n - b.n)
+    .map((t) => ({ w: idf(index.docs, t.df) * (params.k1 + 1), counts: counts[at.get(t.n)!]! }));
+  // Verdicts by the mask of terms held (bit i for the i-th term by number), worked out once per mask: 1 no, 2 yes, 3 unsure.
+  const verdicts = new Map<number, number>();
+  const kept = new Int32Array(slots.length);
+  const scores = new Float64Array(slots.length);
+  let matched = 0;
+  let unsure = false;
+  for (let k = 0; k < slots.length; k++) {
+    let code: number | undefined;
+    let mask = 0;
+    if (ordered.length <= MASK_TERMS) {
+      for (let i = 0; i < counts.length; i++) if (counts[i]![k]! > 0) mask |= 1 << i;
+      code = verdicts.get(mask);
+    }
+    if (code === undefined) {
+      const verdict = decide((n) => counts[at.get(n)!]![k]! > 0);
+      code = verdict === false ? 1 : verdict ? 2 : 3;
+      if (ordered.length <= MASK_TERMS) verdicts.set(mask, code);
+    }
+    const verdict = code === 1 ? false : code === 2 ? true : null;
+    if (verdict === false) continue;
+    if (verdict === null) unsure = true;
+    const slot = slots[k]!;
+    let score = 0;
+    for (const { w, counts: c } of summed) {
+      const tf = c[k]!;
+      if (tf) score += (w * tf) / (tf + norm[slot]!);
+    }
+    kept[matched] = k;
+    scores[matched++] = score;
+  }
+  // The best `keep` (and the ties at the cut): the keep-th best by a heap, then those within a unit of its rank.
+  let floor = -Infinity;
+  if (keep !== null && matched > keep) {
+    const top = new TopK(keep);
+    for (let m = 0; m < matched; m++) top.push(scores[m]!, ids[kept[m]!]!, m);
+    floor = rank(top.lowest()) - 1;
+  }
+  const rows: StrictCandidate[] = [];
+  for (let m = 0; m < matched; m++) {
+    if (rank(scores[m]!) < floor) continue;
+    const k = kept[m]!;
+    rows.push({ entityId: ids[k]!, score: scores[m]!, present: ordered.flatMap((t, i) => (counts[i]![k]! > 0 ? [t.n] : [])) });
+  }
+  rows.sort(byRank);
+  return { rows: keep === null ? rows : cutAtRank(rows, keep), matched, unsure };
+}
+
+/** Every entity sharing a word with the text and its score, in no order: the whole ranking, for a query with few postings. */
+export async function scoreEvery(db: Queryable, index: Bm25Index, params: Bm25Params, text: string): Promise<Scored[]> {
+  const [all] = await accumulate(db, index, params, [text], (terms, lengths, norm) => scoreAll(terms, lengths, norm,
+    (scores, touched, count, first) => Array.from(touched.subarray(0, count), (slot) => ({ entityId: slot + first, score: scores[slot]! }))));
+  return all!;
 }

@@ -3,10 +3,11 @@ import type { Queryable } from '../db/transaction';
 import { headlineSql } from '../kb/highlight';
 import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
-import { scoreBm25 } from './bm25-score';
+import { byRank, cutAtRank, scoreBm25, scoreEvery, strictCandidates, type StrictCandidate } from './bm25-score';
+import type { Scored } from './bm25-top';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
-/** Postings a plain query may read in SQL; a query with more is scored in memory (see searchBm25). */
+/** Postings up to which a plain query is scored in full (exact total); one with more gets the exact top only (see searchBm25). */
 export const POSTING_BUDGET = 5_000;
 /** Entities a broad plain query ranks beyond the page (for ties at its end), and with a type filter, in all. */
 export const BROAD_DEPTH = 100;
@@ -16,6 +17,11 @@ export const BROAD_TYPED_DEPTH = 2_000;
  * each check reads an entity's text (see searchBm25).
  */
 export const PHRASE_MATCH_LIMIT = 100;
+/**
+ * Candidates of a strict query with a phrase whose text is checked at most, best first: each check reads an
+ * entity's text (about 10-40 microseconds), and two common words can share tens of thousands of documents.
+ */
+export const PHRASE_CHECK_LIMIT = 1_000;
 
 export interface Bm25Hit {
   id: number;
@@ -36,6 +42,11 @@ export interface Bm25SearchResult {
   total: number;
   totalIsLowerBound: boolean;
   hits: Bm25Hit[];
+  /**
+   * Set when a phrase was checked in only this many best-scoring candidates and they held fewer matches than
+   * the page: matches ranked lower are not listed.
+   */
+  checkedBest?: number;
 }
 
 export interface Bm25SearchOptions {
@@ -46,8 +57,8 @@ export interface Bm25SearchOptions {
   postingBudget?: number;
   /** Overrides PHRASE_MATCH_LIMIT. */
   phraseMatchLimit?: number;
-  /** Overrides PHRASE_MEMORY_DEPTH. */
-  phraseMemoryDepth?: number;
+  /** Overrides PHRASE_CHECK_LIMIT. */
+  phraseCheckLimit?: number;
 }
 
 /** A query term the index knows: its place in the term list (1-based; the query's words come first) and its statistics. */
@@ -76,11 +87,13 @@ async function lookupTerms(db: Queryable, index: Bm25Index, query: SearchQuery):
 
 /** SQL pieces shared by every statement: the index, the term weight, a table of terms. */
 class Scoring {
-  readonly index: string;
-  /** Placeholders of k1, b and the average length, added on first use (PostgreSQL refuses untyped unused ones). */
+  /** Placeholders of the index id and of k1, b and the average length, added on first use (PostgreSQL refuses untyped unused ones). */
+  private indexId?: string;
   private constants?: { k1: string; b: string; avg: string };
-  constructor(readonly p: Params, private readonly bm25: Bm25Index) {
-    this.index = p.add(bm25.id);
+  constructor(readonly p: Params, private readonly bm25: Bm25Index) {}
+
+  get index(): string {
+    return (this.indexId ??= this.p.add(this.bm25.id));
   }
 
   /** One term's contribution, as `termWeight` computes it. */
@@ -119,7 +132,8 @@ class Scoring {
 /**
  * The strict query as a condition on `present` (the term numbers an entity's text contains) and, for
  * phrases, on the entity's text: a phrase's words must all be present and follow each other in the
- * text, which a regular expression over the lower-cased text checks (only once the words are known present).
+ * text, which a case-insensitive regular expression over the text checks (only once the words are known present;
+ * `~*` rather than `lower(text) ~`, which copies the whole text first and took four times as long).
  */
 function strictCondition(strict: StrictQuery, known: Map<string, Term>, p: Params, kb: string, entity: string, present: string): string {
   const clause = (c: Clause): string => {
@@ -129,7 +143,7 @@ function strictCondition(strict: StrictQuery, known: Map<string, Term>, p: Param
     if (c.length === 1) return all;
     // Words are runs of letters and digits, so no regex escaping is needed; anything else separates them.
     const pattern = `(^|[^[:alnum:]])${c.join('[^[:alnum:]]+')}([^[:alnum:]]|$)`;
-    return `(CASE WHEN ${all} THEN lower((SELECT x.text FROM entity x WHERE x.kb_id = ${kb} AND x.id = ${entity})) ~ ${p.add(pattern)} ELSE false END)`;
+    return `(CASE WHEN ${all} THEN (SELECT x.text FROM entity x WHERE x.kb_id = ${kb} AND x.id = ${entity}) ~* ${p.add(pattern)} ELSE false END)`;
   };
   return [
     ...strict.required.map((group) => `(${group.map(clause).join(' OR ')})`),
@@ -157,20 +171,48 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
 }
 
 /**
+ * A strict query's verdict on an entity from the terms it holds (`holds(n)`, n the term's number): true or
+ * false, or null when it turns on a phrase whose words it all holds (only its text can tell).
+ */
+function strictVerdict(strict: StrictQuery, known: Map<string, Term>): (holds: (n: number) => boolean) => boolean | null {
+  const clauses = (c: Clause) => c.map((w) => known.get(w)?.n ?? 0);
+  const required = strict.required.map((group) => group.map(clauses));
+  const excluded = strict.excluded.map(clauses);
+  return (holds) => {
+    // A clause: false when a word is missing, true for a word held, null for a phrase whose words are all held.
+    const clause = (ns: number[]) => (ns.every((n) => n > 0 && holds(n)) ? (ns.length === 1 ? true : null) : false);
+    let verdict: boolean | null = true;
+    for (const group of required) {
+      const seen = group.map(clause);
+      if (seen.includes(true)) continue;
+      if (!seen.includes(null)) return false;
+      verdict = null;
+    }
+    for (const c of excluded) {
+      const seen = clause(c);
+      if (seen === true) return false;
+      if (seen === null) verdict = null;
+    }
+    return verdict;
+  };
+}
+
+/**
  * Explorer search: entities ranked by Okapi BM25 over the query's words, then degree, then id. A plain
  * query matches entities containing any of its words; a strict one (see `parseSearchQuery`) those that
  * satisfy it, still ranked by BM25 over its words. Each hit says how many of the words it covers.
  *
- * Work is bounded: a plain query whose words have at most POSTING_BUDGET postings is scored and counted in
- * SQL; a broader one (a pasted question's "the", "of") is scored by the baselines' term-at-a-time scorer over
- * postings kept in memory (`scoreBm25`), exactly, for the best BROAD_DEPTH entities (more for a deep page),
- * and its total is a lower bound: the most documents any one of its words is in, or with a type filter, the
- * matches of those types among the best BROAD_TYPED_DEPTH. Strict queries read the postings of their most
- * selective required group and probe each candidate's other words; with a phrase, whose check reads the text,
- * candidates are checked best first until PHRASE_MATCH_LIMIT matches (or the page's depth) are found (the
- * total is then a lower bound), and with more postings than the budget they are first sought among the in-memory scorer's best
- * (`phraseMatchesFromMemory`). Snippets and coverage are read for the returned page only in the broad case, and
- * snippets always.
+ * Matching and scoring run over the postings kept in this process (`bm25-score.ts`); one statement then
+ * reads the page (degrees for the ties at its end, coverage, snippets). A plain query whose words have at
+ * most POSTING_BUDGET postings is scored in full: ranking and total are exact. A broader one (a pasted
+ * question's "the", "of") gets its best BROAD_DEPTH entities beyond the page from the exact top-k scorer
+ * (`scoreBm25`; with a type filter the best BROAD_TYPED_DEPTH, of which those of the types are kept), and its
+ * total is a lower bound: the most documents any one of its words is in, or with a type filter, the matches
+ * of those types among the best. A strict query's candidates (the postings of its most selective required
+ * group) are decided from the terms each holds (`strictCandidates`), exactly, unless a phrase is involved:
+ * then they are checked in score order against their text until PHRASE_MATCH_LIMIT matches (or the page's
+ * depth) are found, among the best PHRASE_CHECK_LIMIT candidates only; past either the total is a lower
+ * bound, and when the checked candidates hold fewer matches than the page, `checkedBest` says so.
  */
 export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery, opts: Bm25SearchOptions): Promise<Bm25SearchResult> {
   const empty = { total: 0, totalIsLowerBound: false, hits: [] };
@@ -182,72 +224,58 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const typeIds = opts.types?.length ? `SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${p.add(opts.types)}::text[])` : null;
   const ofType = (entity: string) => (typeIds ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.type_id IN (${typeIds}) AND t.id = ${entity})` : '');
   const depth = opts.offset + opts.limit;
-  const ctes: string[] = [];
+  const budget = opts.postingBudget ?? POSTING_BUDGET;
+  const ctes = [`terms AS (${s.terms(query.words.flatMap((w) => known.get(w) ?? []))})`];
+  const scored = (rows: Scored[]) => `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[]) AS c(entity_id, score)`;
   let broad = false;
+  // The page's covered words are read by probes unless the matches came with them.
+  let probeWords = true;
+  let totalIsLowerBound = false;
+  let checkedBest: number | undefined;
   let phraseLimit: number | null = null;
-  // The page's covered words are read by probes (when the matches came from the in-memory scorer).
-  let probeWords = false;
-  let foundLowerBound = false;
+  let unchecked = 0;
   // Ties within a billionth are ties: sums of the same weights in another order differ in the last bits.
   const order = (score: string) => `round(${score} * 1e9) DESC`;
   if (query.strict) {
     const driver = strictDriver(query.strict, known);
     if (!driver) return empty;
-    if ([...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1)) {
+    const phrase = [...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1);
+    const checkLimit = opts.phraseCheckLimit ?? PHRASE_CHECK_LIMIT;
+    const found = await strictCandidates(db, index, BM25_DEFAULTS, [...known.values()], driver.map((t) => t.id), query.words.length,
+      strictVerdict(query.strict, known), typeIds ? null : phrase ? checkLimit : depth + BROAD_DEPTH);
+    const words = (c: StrictCandidate) => `{${c.present.filter((n) => n <= query.words.length).join(',')}}`;
+    const matches = (rows: StrictCandidate[]) =>
+      `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[], ${p.add(rows.map((r) => `{${r.present.join(',')}}`))}::text[],
+        ${p.add(rows.map(words))}::text[]) AS c(entity_id, score, present, words)`;
+    probeWords = false;
+    if (!found.unsure) {
+      // Decided in full from the postings: exact.
+      ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(found.rows)} WHERE true ${ofType('c.entity_id')})`);
+      if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(found.matched)}::int AS n)`);
+    } else {
+      // Candidates are checked in score order (OFFSET 0 keeps the check above the sort) until enough match.
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
+      ctes.push(`matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words::int[] AS words
+         FROM (SELECT c.*, round(c.score * 1e9) AS rank FROM ${matches(found.rows)} WHERE true ${ofType('c.entity_id')}
+                ORDER BY rank DESC ${typeIds ? `FETCH FIRST ${p.add(checkLimit)} ROWS WITH TIES` : 'OFFSET 0'}) h
+        WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present::int[]')}
+        ORDER BY h.rank DESC FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
+      unchecked = Math.max(0, found.matched - (typeIds ? checkLimit : found.rows.length));
     }
-    const found = phraseLimit !== null && driver.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET)
-      ? await phraseMatchesFromMemory(db, kbId, index, query as SearchQuery & { strict: StrictQuery }, known, opts.types, depth, phraseLimit, opts.phraseMemoryDepth ?? PHRASE_MEMORY_DEPTH)
-      : null;
-    if (found) {
-      probeWords = true;
-      foundLowerBound = found.lowerBound;
-      ctes.push(
-        `terms AS (${s.terms(query.words.flatMap((w) => known.get(w) ?? []))})`,
-        `matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words
-           FROM unnest(${p.add(found.rows.map((f) => f.entity_id))}::int[], ${p.add(found.rows.map((f) => f.score))}::float8[]) AS c(entity_id, score))`);
-    } else ctes.push(
-      `terms AS (${s.terms([...known.values()])})`,
-      `candidate AS MATERIALIZED (SELECT c.entity_id, ${s.length('c.entity_id')} AS length FROM (SELECT DISTINCT c.entity_id FROM bm25_posting c
-         WHERE c.index_id = ${s.index} AND c.term_id = ANY(${p.add(driver.map((t) => t.id))}::int[]) ${ofType('c.entity_id')}) c)`,
-      `hit AS MATERIALIZED (
-         SELECT c.entity_id, x.score, x.words, x.present FROM candidate c
-          CROSS JOIN LATERAL (${s.probe('terms', 'c.entity_id', 'c.length', query.words.length)}) x)`,
-      // With a phrase, candidates are checked in score order (OFFSET 0 keeps the check above the sort) and
-      // the check stops once enough matches are found: the page is exact, the total a lower bound past the limit.
-      phraseLimit === null
-        ? `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words FROM hit h
-             WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')})`
-        : `matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words
-             FROM (SELECT *, round(score * 1e9) AS rank FROM hit ORDER BY rank DESC OFFSET 0) h
-            WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present')}
-            ORDER BY h.rank DESC FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
   } else {
     const words = query.words.flatMap((w) => known.get(w) ?? []);
     if (!words.length) return empty;
-    broad = words.reduce((a, t) => a + t.df, 0) > (opts.postingBudget ?? POSTING_BUDGET);
-    probeWords = broad;
+    broad = words.reduce((a, t) => a + t.df, 0) > budget;
+    const text = query.words.join(' ');
+    let rows: Scored[];
     if (broad) {
-      const wanted = typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH);
-      const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], wanted);
-      ctes.push(
-        `terms AS (${s.terms(words)})`,
-        `matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words
-           FROM unnest(${p.add(best!.map((b) => b.entityId))}::int[], ${p.add(best!.map((b) => b.score))}::float8[]) AS c(entity_id, score)
-          WHERE true ${ofType('c.entity_id')})`);
+      [rows] = (await scoreBm25(db, index, BM25_DEFAULTS, [text], typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH))) as [Scored[]];
     } else {
-      ctes.push(
-        `terms AS (${s.terms(words)})`,
-        // Postings grouped by entity first, so each entity's length is read once.
-        `grouped AS (
-           SELECT e.entity_id, array_agg(q.n) AS words, array_agg(q.idf) AS idfs, array_agg(e.tf) AS tfs
-             FROM terms q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
-            WHERE true ${ofType('e.entity_id')}
-            GROUP BY e.entity_id)`,
-        `matched AS MATERIALIZED (
-           SELECT g.entity_id, (SELECT sum(${s.weight('x.idf', 'x.tf', 'g.length')}) FROM unnest(g.idfs, g.tfs) x(idf, tf)) AS score, g.words
-             FROM (SELECT g0.*, ${s.length('g0.entity_id')} AS length FROM grouped g0) g)`);
+      const all = (await scoreEvery(db, index, BM25_DEFAULTS, text)).sort(byRank);
+      rows = typeIds ? all : cutAtRank(all, depth + BROAD_DEPTH);
+      if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(all.length)}::int AS n)`);
     }
+    ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words FROM ${scored(rows)} WHERE true ${ofType('c.entity_id')})`);
   }
   // Degrees are read only for the page's depth and the ties at its end.
   ctes.push(
@@ -255,62 +283,29 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     `page AS MATERIALIZED (
        SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
         ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`,
-    // The words each hit of a broad query covers, from probes of its postings.
+    // The words each hit covers, from probes of its postings.
     probeWords
       ? `paged AS (SELECT pg.entity_id, pg.score, pg.degree, x.words FROM page pg
            CROSS JOIN LATERAL (SELECT coalesce(array_agg(q.n), '{}') AS words FROM terms q
              JOIN bm25_posting w ON w.index_id = ${s.index} AND w.term_id = q.term_id AND w.entity_id = pg.entity_id) x)`
       : 'paged AS (SELECT * FROM page)');
   const snippet = snippetSql(p, terms, 'e.text', 'pg.words');
+  const counted = ctes.some((c) => c.startsWith('counted AS'));
   const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
     `WITH ${ctes.join(',\n')}
-     SELECT (SELECT count(*) FROM matched)::int AS total,
+     SELECT ${counted ? '(SELECT n FROM counted)' : '(SELECT count(*) FROM matched)::int'} AS total,
             (SELECT coalesce(json_agg(json_build_object('id', e.id, 'externalId', e.external_id, 'name', e.name, 'type', t.name,
                       'degree', pg.degree, 'score', pg.score, 'covered', cardinality(pg.words), 'snippet', ${snippet})
                       ORDER BY ${order('pg.score')}, pg.degree DESC, pg.entity_id), '[]')
                FROM paged pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
     p.values);
   const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
-  return {
-    total: broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total,
-    totalIsLowerBound: broad || foundLowerBound || (phraseLimit !== null && row!.total > phraseLimit),
-    hits: row!.hits,
-  };
-}
-
-/** Entities the in-memory scorer ranks for a broad strict query with a phrase, among which matches are sought first. */
-export const PHRASE_MEMORY_DEPTH = 2_000;
-
-/**
- * The matches of a strict query with a phrase whose candidates have more postings than the budget, best
- * first: the `depth` entities the in-memory scorer ranks best for its words are probed and checked in that
- * order until `limit` + 1 matches (and ties) are found. Every match contains a query word, so it is among
- * those the scorer ranks, and the page (to `pageDepth`) is exact when that many matches rank above the last
- * entity scored; the total is then a lower bound unless the scorer ranked every entity with a query word.
- * Null when the best hold fewer matches: the matches are then read from the postings (searchBm25).
- */
-async function phraseMatchesFromMemory(db: Queryable, kbId: number, index: Bm25Index, query: SearchQuery & { strict: StrictQuery },
-  known: Map<string, Term>, types: string[] | undefined, pageDepth: number, limit: number, depth: number): Promise<{ rows: { entity_id: number; score: number }[]; lowerBound: boolean } | null> {
-  const [best] = await scoreBm25(db, index, BM25_DEFAULTS, [query.words.join(' ')], depth);
-  const p = new Params();
-  const s = new Scoring(p, index);
-  const kb = p.add(kbId);
-  const ofType = types?.length
-    ? `WHERE EXISTS (SELECT 1 FROM entity t JOIN node_type n ON n.id = t.type_id WHERE t.kb_id = ${kb} AND t.id = c.entity_id AND n.name = ANY(${p.add(types)}::text[]))`
-    : '';
-  // OFFSET 0 keeps the order: candidates are probed and checked lazily, best first, until the limit.
-  const { rows } = await db.query<{ entity_id: number; score: number; rank: number }>(
-    `WITH terms AS (${s.terms([...known.values()])})
-     SELECT h.entity_id, x.score, h.rank::float8 AS rank
-       FROM (SELECT c.entity_id, round(c.score * 1e9) AS rank, ${s.length('c.entity_id')} AS length
-               FROM unnest(${p.add(best!.map((b) => b.entityId))}::int[], ${p.add(best!.map((b) => b.score))}::float8[]) AS c(entity_id, score)
-               ${ofType} ORDER BY rank DESC OFFSET 0) h
-      CROSS JOIN LATERAL (${s.probe('terms', 'h.entity_id', 'h.length', query.words.length)}) x
-      WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'x.present')}
-      ORDER BY h.rank DESC FETCH FIRST ${p.add(limit + 1)} ROWS WITH TIES`, p.values);
-  if (best!.length < depth) return { rows, lowerBound: rows.length > limit };
-  const last = Math.round(best!.at(-1)!.score * 1e9);
-  return rows.length >= pageDepth && rows[pageDepth - 1]!.rank > last ? { rows, lowerBound: true } : null;
+  const total = broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total;
+  if (phraseLimit !== null) {
+    totalIsLowerBound = row!.total > phraseLimit || unchecked > 0;
+    if (unchecked > 0 && row!.total < depth) checkedBest = opts.phraseCheckLimit ?? PHRASE_CHECK_LIMIT;
+  }
+  return { total, totalIsLowerBound: broad || totalIsLowerBound, hits: row!.hits, ...(checkedBest ? { checkedBest } : {}) };
 }
 
 /** Words in more than this share of documents are not marked in snippets while rarer matched words are. */

@@ -26,16 +26,6 @@ export interface Scored {
   score: number;
 }
 
-/** The `depth` best of `scores` (entities with a positive score), best first. */
-function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
-  const top = new TopK(depth);
-  for (let k = 0; k < count; k++) {
-    const slot = touched[k]!;
-    top.push(scores[slot]!, slot + first, slot);
-  }
-  return top.sorted().map(({ id, score }) => ({ entityId: id, score }));
-}
-
 /**
  * A query's terms (each distinct word once), weight idf · (k1 + 1) and postings, in the order every scorer sums
  * them: rarest first (fewest postings; ties in the query's order), the order the pruning below needs.
@@ -66,98 +56,198 @@ export function scoreAll<T>(terms: QueryTerms, { first, scores, touched }: Work,
 
 /** Relative slack on the bounds below, far above the rounding of sums taken in another order. */
 const SLACK = 1e-9;
-/** Postings a search of one remaining term for one candidate is reckoned to cost, next to adding one posting. */
-const SEEK_COST = 8;
 
 /**
- * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up every posting of
- * its commonest words (MaxScore). Terms are added in order, rarest first; once the weights the remaining
- * terms could still add (each at most idf · (k1 + 1)) sum below the depth-th best partial score, no entity
- * untouched so far can reach the top, nor any touched one whose partial score plus that bound falls short.
- * When the few left are cheaper to finish than the remaining postings are to add, each goes on from its
- * partial score through the remaining terms, its count in each found by a galloping search of the term's
- * postings: the same additions in the same order as `scoreAll`'s, so the same scores to the last bit.
- * Otherwise every posting is added, as `scoreAll` does. `added`: the postings added up in full.
+ * A term in at least this share of the documents is also kept as a byte per document (its count, 0 where
+ * absent, 255 for 255 or more): no larger than its postings at 5 bytes each, and read by slot in one step.
  */
-export function topScores(terms: QueryTerms, lengths: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
-  const { first, scores, touched } = lengths;
-  // What the terms from i on could add at most, and how many postings they hold.
-  const rest = new Float64Array(terms.length + 1);
-  const restPostings = new Float64Array(terms.length + 1);
-  for (let i = terms.length - 1; i >= 0; i--) {
-    rest[i] = rest[i + 1]! + terms[i]!.w;
-    restPostings[i] = restPostings[i + 1]! + terms[i]!.p.entities.length;
+export const DENSE_SHARE = 1 / 5;
+export const isDense = (p: Postings, documents: number) => p.entities.length >= documents * DENSE_SHARE;
+
+interface Kept {
+  /** The highest tf / (tf + norm) of any posting, for `norm`. */
+  norm?: Float64Array;
+  max?: number;
+  dense?: Uint8Array;
+}
+// Kept with the postings they were computed from (bm25-score counts the dense bytes in its cache's size).
+const kept = new WeakMap<Postings, Kept>();
+const keptOf = (p: Postings) => {
+  let k = kept.get(p);
+  if (!k) kept.set(p, (k = {}));
+  return k;
+};
+
+/** The most the term adds to any document, without its weight: its highest tf / (tf + norm) (one pass, kept per norm). */
+function maxImpact(p: Postings, first: number, norm: Float64Array): number {
+  const k = keptOf(p);
+  if (k.norm === norm) return k.max!;
+  const { entities, tfs } = p;
+  let max = 0;
+  for (let i = 0; i < entities.length; i++) {
+    const tf = tfs[i]!;
+    const impact = tf / (tf + norm[entities[i]! - first]!);
+    if (impact > max) max = impact;
+  }
+  k.norm = norm;
+  k.max = max;
+  return max;
+}
+
+/** A dense term's counts by slot (see DENSE_SHARE), made on first use. */
+export function denseCounts(p: Postings, first: number, documents: number): Uint8Array {
+  const k = keptOf(p);
+  if (k.dense?.length === documents) return k.dense;
+  const dense = new Uint8Array(documents);
+  const { entities, tfs } = p;
+  for (let i = 0; i < entities.length; i++) dense[entities[i]! - first] = Math.min(255, tfs[i]!);
+  k.dense = dense;
+  return dense;
+}
+
+/** The bytes of the term's dense counts, if made. */
+export const denseBytes = (p: Postings) => kept.get(p)?.dense?.byteLength ?? 0;
+
+/** A count kept as 255 in a dense array: the posting's own, found by binary search. */
+function fullCount({ entities, tfs }: Postings, entity: number): number {
+  let lo = 0;
+  let hi = entities.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entities[mid]! < entity) lo = mid + 1;
+    else hi = mid;
+  }
+  return tfs[lo]!;
+}
+
+/** A term's count in the document of slot `slot` (0 if absent): from its dense counts when it has them, else by binary search. */
+function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first: number): number {
+  if (dense) {
+    const count = dense[slot]!;
+    return count === 255 ? fullCount(p, slot + first) : count;
+  }
+  const { entities, tfs } = p;
+  let lo = 0;
+  let hi = entities.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entities[mid]! < slot + first) lo = mid + 1;
+    else hi = mid;
+  }
+  return entities[lo] === slot + first ? tfs[lo]! : 0;
+}
+
+/** Documents scored in full to set the first floor (the best of the rarest terms' documents). */
+const SAMPLE = 512;
+
+/**
+ * A lower bound on the depth-th best score: the depth-th best of up to SAMPLE documents of the rarest terms,
+ * each scored in full (every term's count found by search), or -Infinity when they are fewer than `depth`.
+ */
+function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth: number): number {
+  const slots = new Set<number>();
+  for (const { p } of terms) {
+    for (let i = 0; i < p.entities.length && slots.size < Math.max(SAMPLE, depth); i++) slots.add(p.entities[i]! - first);
+    if (slots.size >= Math.max(SAMPLE, depth)) break;
+  }
+  if (slots.size < depth) return -Infinity;
+  const top = new TopK(depth);
+  for (const slot of slots) {
+    let score = 0;
+    for (const { w, p } of terms) {
+      const tf = countIn(p, undefined, slot, first);
+      if (tf) score += (w * tf) / (tf + norm[slot]!);
+    }
+    top.push(score, slot + first, slot);
+  }
+  return top.lowest() * (1 - SLACK);
+}
+
+/**
+ * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up the postings of its
+ * commonest words (MaxScore). Each term has a bound: its weight times its highest impact (tf / (tf + norm)). A
+ * first floor comes from scoring a sample of the rarest terms' documents in full; the commonest terms (those in
+ * at least DENSE_SHARE of the documents, last in the summing order) whose bounds sum below it are left out of
+ * the term-at-a-time sum over the others. Each touched document then goes on from its partial score through
+ * those terms in order, each read from its byte per document, and is dropped as soon as its score plus the
+ * bounds of the terms left falls below the floor (the depth-th best so far, once higher; documents are taken in
+ * the order they were first touched, rarest term first, so the best come early). The same additions in the
+ * same order, so the same scores to the last bit. A document holding none of the summed terms scores at most
+ * the others' bounds, below the floor. `added`: the postings added term at a time.
+ */
+export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
+  const { first, scores, touched } = work;
+  const documents = scores.length;
+  let floor = terms.length && depth > 0 ? sampleFloor(terms, first, norm, depth) : -Infinity;
+  // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
+  let split = terms.length;
+  let rest = 0;
+  const bounds = new Float64Array(terms.length);
+  while (split > 1 && isDense(terms[split - 1]!.p, documents)) {
+    const t = terms[split - 1]!;
+    const bound = t.w * maxImpact(t.p, first, norm) * (1 + SLACK);
+    if (!(rest + bound < floor)) break;
+    rest += bound;
+    bounds[--split] = bound;
+  }
+  if (split === terms.length) {
+    return { top: scoreAll(terms, work, norm, (s, t, count) => topOf(s, t, count, first, depth)), added: terms.reduce((a, t) => a + t.p.entities.length, 0) };
   }
   let count = 0;
   let added = 0;
-  // No partial score exceeds the weights added so far: while the remaining terms could add as much, no look can succeed.
-  let addedWeight = 0;
-  let top: Scored[] | null = null;
-  for (let done = 0; done < terms.length && !top;) {
-    count = addTerm(terms[done]!, first, norm, scores, touched, count);
-    added += terms[done]!.p.entities.length;
-    addedWeight += terms[done]!.w;
-    done += 1;
-    // Worth a look only when the terms left hold more postings than a pass over the touched slots costs.
-    if (count < depth || restPostings[done]! < 2 * count || rest[done]! >= addedWeight) continue;
-    const kth = new TopK(depth);
-    for (let k = 0; k < count; k++) kth.push(scores[touched[k]!]!, touched[k]!, 0);
-    const floor = kth.lowest() * (1 - SLACK);
-    if (!(rest[done]! < floor)) continue;
-    const min = floor - rest[done]! * (1 + SLACK);
-    let left = 0;
-    for (let k = 0; k < count; k++) if (scores[touched[k]!]! >= min) left += 1;
-    if (left * (terms.length - done) * SEEK_COST < restPostings[done]!) {
-      top = finishTop(terms.slice(done), candidates(scores, touched, count, min), lengths, norm, depth);
-    }
+  for (let c = 0; c < split; c++) {
+    count = addTerm(terms[c]!, first, norm, scores, touched, count);
+    added += terms[c]!.p.entities.length;
   }
-  top ??= topOf(scores, touched, count, first, depth);
-  for (let k = 0; k < count; k++) scores[touched[k]!] = 0;
-  return { top, added };
-}
-
-/** The touched slots whose partial score is at least `min`, rising. */
-function candidates(scores: Float64Array, touched: Int32Array, count: number, min: number): Int32Array {
-  const kept: number[] = [];
-  for (let k = 0; k < count; k++) if (scores[touched[k]!]! >= min) kept.push(touched[k]!);
-  return Int32Array.from(kept).sort();
-}
-
-/** The first index at or after `from` in rising `list` whose value is at least `target` (galloping, then binary search). */
-function seek(list: Int32Array, from: number, target: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < list.length && list[hi]! < target) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  hi = Math.min(hi, list.length);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The `depth` best of the candidate slots (rising), each going on from its partial score through the `remaining` terms in order. */
-function finishTop(remaining: QueryTerms, slots: Int32Array, { first, scores }: Work, norm: Float64Array, depth: number): Scored[] {
-  const cursor = new Int32Array(remaining.length);
+  const dense = terms.slice(split).map((t) => denseCounts(t.p, first, documents));
   const top = new TopK(depth);
-  for (let c = 0; c < slots.length; c++) {
-    const slot = slots[c]!;
-    const entity = slot + first;
+  for (let k = 0; k < count; k++) {
+    const slot = touched[k]!;
     let score = scores[slot]!;
-    for (let t = 0; t < remaining.length; t++) {
-      const { w, p } = remaining[t]!;
-      const at = (cursor[t] = seek(p.entities, cursor[t]!, entity));
-      if (p.entities[at] !== entity) continue;
-      const tf = p.tfs[at]!;
-      score += (w * tf) / (tf + norm[slot]!);
+    scores[slot] = 0;
+    let left = rest;
+    for (let c = split; c < terms.length && score + left >= floor; c++) {
+      left -= bounds[c]!;
+      const tf = countIn(terms[c]!.p, dense[c - split], slot, first);
+      if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
     }
-    top.push(score, entity, slot);
+    if (score + left < floor) continue;
+    top.push(score, slot + first, slot);
+    if (top.size === depth) floor = Math.max(floor, top.lowest() * (1 - SLACK));
+  }
+  return { top: top.sorted().map(({ id, score }) => ({ entityId: id, score })), added };
+}
+
+/** The `depth` best of `scores` (entities with a positive score), best first. */
+function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
+  const top = new TopK(depth);
+  for (let k = 0; k < count; k++) {
+    const slot = touched[k]!;
+    top.push(scores[slot]!, slot + first, slot);
   }
   return top.sorted().map(({ id, score }) => ({ entityId: id, score }));
+}
+
+/** Each rising slot's count of the term (0 if absent), into `out`: a galloping search on from the previous slot's place. */
+export function countsAt({ entities, tfs }: Postings, slots: Int32Array, first: number, out: Int32Array): void {
+  let at = 0;
+  for (let k = 0; k < slots.length; k++) {
+    const target = slots[k]! + first;
+    let lo = at;
+    let hi = at;
+    let step = 1;
+    while (hi < entities.length && entities[hi]! < target) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, entities.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entities[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    at = lo;
+    out[k] = entities[lo] === target ? tfs[lo]! : 0;
+  }
 }

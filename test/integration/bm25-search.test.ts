@@ -228,16 +228,24 @@ describe('strict syntax', () => {
     const want = expected(phrase, has(phrase)).map((w) => w.externalId);
     expect(want.length).toBe(6);
     const query = parseSearchQuery(`"${phrase}"`);
-    // From the postings; from the in-memory ranking; and from the postings again when the best 2 it ranks hold
-    // too few matches.
-    const ways = [{}, { postingBudget: 1 }, { postingBudget: 1, phraseMemoryDepth: 2 }, { postingBudget: 1, phraseMemoryDepth: 5 }];
+    // Every candidate checked; the best one only (and its ties); and a limit above the candidates.
+    const ways = [{}, { phraseCheckLimit: 1 }, { phraseCheckLimit: 1_000 }];
     for (const [offset, way] of [0, 2, 4].flatMap((o) => ways.map((w) => [o, w] as const))) {
       const index = (await currentIndex(pool(), kbId, false))!;
       const result = await searchBm25(pool(), kbId, index, query, { limit: 2, offset, phraseMatchLimit: 2, ...way });
-      expect(result.hits.map((h) => h.externalId)).toEqual(want.slice(offset, offset + 2));
-      // Past the limit (at least the page's depth) the total is a lower bound; the last page saw every match
-      // (unless the in-memory ranking was cut short: then maybe only those up to the page).
-      if (!('phraseMemoryDepth' in way)) expect(result.totalIsLowerBound).toBe(offset + 2 < want.length);
+      const hits = result.hits.map((h) => h.externalId);
+      if (result.checkedBest !== undefined) {
+        // The best candidates held fewer matches than the page: those found are the best matches, in order.
+        expect(way).toEqual({ phraseCheckLimit: 1 });
+        expect(result.checkedBest).toBe(1);
+        expect(result.totalIsLowerBound).toBe(true);
+        expect(result.total).toBeLessThan(offset + 2);
+        expect(hits).toEqual(want.slice(offset, result.total));
+        continue;
+      }
+      expect(hits).toEqual(want.slice(offset, offset + 2));
+      // Past the limit (at least the page's depth) the total is a lower bound; the last page saw every match.
+      if (!('phraseCheckLimit' in way && way.phraseCheckLimit === 1)) expect(result.totalIsLowerBound).toBe(offset + 2 < want.length);
       if (result.totalIsLowerBound) expect(result.total).toBeGreaterThanOrEqual(offset + 2);
       else expect(result.total).toBe(want.length);
       expect(result.total).toBeLessThanOrEqual(want.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../lib/random';
-import { scoreAll, topScores, type QueryTerms, type Scored, type Work } from '../../../lib/retrieval/bm25-top';
+import { countsAt, scoreAll, topScores, type QueryTerms, type Scored, type Work } from '../../../lib/retrieval/bm25-top';
 
 const DOCS = 5000;
 const FIRST = 1001;
@@ -56,13 +56,37 @@ describe('BM25 top-k without every posting', () => {
     expect(pruned).toBeGreaterThan(60);
   });
 
-  it('adds every posting when the bound never falls below the best scores, and handles empty queries', () => {
+  it('leaves out a word in every document, sums a lone word in full, and handles empty queries', () => {
     const { work, norm } = collection(2);
     const rng = mulberry32(7);
     const common = [term(rng, 0.95, false), term(rng, 1, false)];
     const got = topScores(common, work, norm, 100);
-    expect(got.added).toBe(common.reduce((a, t) => a + t.p.entities.length, 0));
+    // The word in every document weighs next to nothing: its bound is below the 100th best, so it is only looked up.
+    expect(got.added).toBe(common[0]!.p.entities.length);
     expect(got.top).toEqual(fullTop(common, work, norm, 100));
+    const lone = [term(rng, 0.5, false)];
+    expect(topScores(lone, work, norm, 10)).toEqual({ top: fullTop(lone, work, norm, 10), added: lone[0]!.p.entities.length });
     expect(topScores([], work, norm, 10)).toEqual({ top: [], added: 0 });
+    expect(work.scores.every((s) => s === 0)).toBe(true);
+  });
+
+  it('reads counts along rising slots, and a dense count of 255 or more from the postings', () => {
+    const p = { entities: Int32Array.from([1003, 1010, 1500, 4999]), tfs: Int32Array.from([2, 300, 1, 7]) };
+    const out = new Int32Array(6);
+    countsAt(p, Int32Array.from([0, 2, 9, 10, 499, 3998]), FIRST, out);
+    expect([...out]).toEqual([0, 2, 300, 0, 1, 7]);
+    // A word in most documents, looked up through its bytes, once 300 times: ranked as the full sum ranks it.
+    const { work, norm } = collection(3);
+    const rng = mulberry32(11);
+    const [rare, some, common] = [term(rng, 0.01, false), term(rng, 0.05, false), term(rng, 0.8, false)];
+    // In a document the rarer words reach, so that it is looked up.
+    const at = common.p.entities.findIndex((e) => some.p.entities.includes(e));
+    const tfs = Int32Array.from(common.p.tfs);
+    tfs[at] = 300;
+    const terms = [rare, some, { w: common.w, p: { entities: common.p.entities, tfs } }];
+    const got = topScores(terms, work, norm, 200);
+    expect(got.top.map((t) => t.entityId)).toContain(common.p.entities[at]);
+    expect(got.added).toBe(rare.p.entities.length + some.p.entities.length);
+    expect(got.top).toEqual(fullTop(terms, work, norm, 200));
   });
 });
