@@ -267,7 +267,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
               <span data-testid="graph-counts">{plural(current.nodes.length, 'node')}, {plural(current.edges.length, 'edge')}</span>
               {' '}within {state.hops} {state.hops === 1 ? 'hop' : 'hops'}
               {hidden > 0 && <>; {hidden.toLocaleString('en')} more neighbours not drawn</>}
-              {current.unexpanded.length > 0 && <>; {current.unexpanded.length} nodes not expanded</>}
+              {current.unexpanded.length > 0 && <>; {plural(current.unexpanded.length, 'node')} not expanded</>}
               {view?.skipped.length ? <>; {view.skipped.length} expansions skipped (view full or node not shown)</> : null}
               . {current.elements.toLocaleString('en')} elements
               {state.expand.length > 0 ? ` (the view holds at most ${VIEW_ELEMENT_CAP.toLocaleString('en')})` : ` of at most ${current.budget.toLocaleString('en')}`}.

@@ -1,6 +1,7 @@
 import type { Dimension } from '@/lib/studies/dimensions';
 import type { ModelRaterResult } from '@/lib/studies/model-rater-results';
 import type { DimensionResult } from '@/lib/studies/results';
+import { plural } from '@/lib/format/plural';
 import { fmtCount } from '../queries/format';
 import { DistributionChart } from './distribution-chart';
 import { fmtStat } from './result-format';
@@ -29,7 +30,7 @@ export function ModelRaterResults({ raters, human, definitions }: { raters: Mode
         <div key={r.model} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="model-rater-result">
           <h3 className="break-all font-medium"><span className="font-mono">{r.model}</span></h3>
           <p className="text-sm text-slate-600" data-testid="model-rater-counts">
-            {fmtCount(r.ratings)} ratings over {fmtCount(r.done)} of {fmtCount(r.total)} items{r.failures ? `, ${fmtCount(r.failures)} failed` : ''}
+            {plural(r.ratings, 'rating')} over {fmtCount(r.done)} of {plural(r.total, 'item')}{r.failures ? `, ${fmtCount(r.failures)} failed` : ''}
             {r.status === 'RUNNING' ? ' (still rating)' : ''}
           </p>
           <div className="grid gap-4 xl:grid-cols-2">
@@ -42,7 +43,7 @@ export function ModelRaterResults({ raters, human, definitions }: { raters: Mode
                   <h4 className="text-sm font-medium">{d.label}</h4>
                   <p className="text-sm">
                     Mean <strong className="tabular-nums" data-testid="model-mean">{fmtStat(d.summary.mean)}</strong>
-                    <span className="text-slate-500"> over {fmtCount(d.summary.n)} ratings</span>
+                    <span className="text-slate-500"> over {plural(d.summary.n, 'rating')}</span>
                   </p>
                   <p className="text-sm" data-testid="model-agreement">
                     Agreement with the human median: α = <span className="tabular-nums">{fmtStat(a.alpha, 3)}</span>, n = <span className="tabular-nums">{fmtCount(a.units)}</span>

@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { BaselineOutcome, DifficultyCheck, DifficultyLabel, RankedEntity } from '@/lib/authoring/difficulty';
+import { plural } from '@/lib/format/plural';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, entityPage } from '../api';
 
@@ -34,7 +35,7 @@ function Baseline({ outcome: b, kbSlug }: { outcome: BaselineOutcome; kbSlug: st
     <div className="space-y-1" data-testid={`difficulty-${b.baseline}`}>
       <p data-testid={`difficulty-${b.baseline}-seed`}>
         {b.seed.rank === null
-          ? <>{b.name} does not retrieve the seed ({count(b.entities)} entities ranked): </>
+          ? <>{b.name} does not retrieve the seed ({plural(b.entities, 'entity')} ranked): </>
           : <>{b.name} finds the seed at rank {count(b.seed.rank)} of {count(b.entities)}: </>}
         <Label label={b.seed.label} />
       </p>
