@@ -229,7 +229,7 @@ async function resolvePath(db: Queryable, kbId: number, schema: IdSchema, path: 
  *   type_id, target_id), incoming through edge_target_idx (kb_id, target_id, type_id, source_id)), DISTINCT,
  *   then check the type when the relation leads to several. Costs the set's edges: right for a small set,
  *   a hub's 100k edges included. With a walk budget the edges are read into `<prefix>Nw` first, at most
- *   budget + 1 of them: more than the budget means the step stopped early.
+ *   budget + 1 of them from at most `budget` members: more edges, or more members, means the step stopped early.
  * - backwards: for each entity of the target type, probe its edges of the relation through the other index
  *   and stop at the first one leading into the set (LIMIT 1, the set hashed once). About one probe per
  *   candidate: right when the set is large, where forwards would read millions of edges. Never cut short,
@@ -251,16 +251,20 @@ function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, b
     // The previous set's size, counted once for the plan choices below.
     ctes.push(`${prev}n AS MATERIALIZED (SELECT count(*) AS n FROM ${prev})`);
     const backwards = backwardsCondition(step, `(SELECT n FROM ${prev}n)`, p, budget);
-    const edges = `SELECT e.${far} AS id FROM ${prev} prev
+    const edgesOf = (set: string) => `SELECT e.${far} AS id FROM ${set} prev
          JOIN edge e ON e.kb_id = ${kb} AND e.${near} = prev.id AND e.type_id = ${relation}`;
+    // One entity's edges of a relation lead to distinct entities (the edge key is unique).
+    const distinct = i === 0 && 'entity' in path.start ? '' : 'DISTINCT';
     let reached: string;
     if (budget === undefined) {
-      reached = `SELECT DISTINCT d.id FROM (${edges}) d`;
+      reached = `SELECT ${distinct} d.id FROM (${edgesOf(prev)}) d`;
     } else {
+      // At most `budget` members are walked too: each costs an index descent, with or without edges.
       const walked = `${prefix}${i + 1}w`;
-      ctes.push(`${walked} AS MATERIALIZED (${edges} WHERE NOT ${backwards} LIMIT ${p.add(budget + 1)})`);
-      reached = `SELECT DISTINCT id FROM ${walked}`;
-      const stopped = `(SELECT count(*) FROM ${walked}) > ${p.add(budget)}`;
+      const max = p.add(budget);
+      ctes.push(`${walked} AS MATERIALIZED (${edgesOf(`(SELECT id FROM ${prev} LIMIT ${max})`)} WHERE NOT ${backwards} LIMIT ${max} + 1)`);
+      reached = `SELECT ${distinct} id FROM ${walked}`;
+      const stopped = `((SELECT count(*) FROM ${walked}) > ${max} OR (SELECT n FROM ${prev}n) > ${max})`;
       partial.push(i === 0 ? stopped : `(${partial[i - 1]} OR ${stopped})`);
     }
     const forwards = step.checkType
