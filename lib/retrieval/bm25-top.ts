@@ -34,7 +34,23 @@ export type QueryTerms = { w: number; p: Postings }[];
 
 /** Adds one term's weights into `scores`, listing in `touched` (from `count` on) the slots it scores first; the new count. */
 function addTerm({ w, p }: QueryTerms[number], first: number, norm: Float64Array, scores: Float64Array, touched: Int32Array, count: number): number {
-  const { entities, tfs } = p;
+  // One loop per count width, so each stays monomorphic (nearly every term's counts are bytes).
+  return p.tfs instanceof Uint8Array
+    ? addCounts(w, p.entities, p.tfs, first, norm, scores, touched, count)
+    : addWideCounts(w, p.entities, p.tfs, first, norm, scores, touched, count);
+}
+
+function addCounts(w: number, entities: Int32Array, tfs: Uint8Array, first: number, norm: Float64Array, scores: Float64Array, touched: Int32Array, count: number): number {
+  for (let i = 0; i < entities.length; i++) {
+    const slot = entities[i]! - first;
+    const tf = tfs[i]!;
+    if (scores[slot] === 0) touched[count++] = slot;
+    scores[slot]! += (w * tf) / (tf + norm[slot]!);
+  }
+  return count;
+}
+
+function addWideCounts(w: number, entities: Int32Array, tfs: Uint16Array | Int32Array, first: number, norm: Float64Array, scores: Float64Array, touched: Int32Array, count: number): number {
   for (let i = 0; i < entities.length; i++) {
     const slot = entities[i]! - first;
     const tf = tfs[i]!;
