@@ -134,6 +134,7 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
               {data.total.toLocaleString('en')}{data.totalIsLowerBound && '+'} {data.total === 1 ? 'result' : 'results'}
               {data.total > 0 && <> · page {state.page} of {pages}</>}
               {data.ranking === 'fulltext' && data.totalIsLowerBound && <> · ranked among the best-connected matches; refine the query for exact ranking</>}
+              {data.checkedBest !== undefined && <> · phrases checked in the {data.checkedBest.toLocaleString('en')} best-ranked entities holding their words; lower-ranked matches are not listed</>}
             </p>
             <ol className="space-y-3" data-testid="search-results">
               {data.hits.map((hit, i) => (

@@ -27,6 +27,8 @@ export interface SearchResult {
   total: number;
   totalIsLowerBound: boolean;
   hits: SearchHit[];
+  /** BM25 with a phrase: set when the phrase was checked in only this many best-ranked candidates, which held fewer matches than the page. */
+  checkedBest?: number;
 }
 
 export interface SearchOptions {
