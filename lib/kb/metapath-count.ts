@@ -4,7 +4,7 @@
  * millions of edges to count exactly; within this many per step it stays within 250 ms at MAG size, and every
  * set reached within it is counted exactly.
  */
-export const WALK_EDGE_BUDGET = 20_000;
+export const WALK_EDGE_BUDGET = 10_000;
 
 export interface StepCount {
   /** Distinct entities reached after the step. */
@@ -14,7 +14,7 @@ export interface StepCount {
 }
 
 /**
- * A metapath count as the explorer shows it: exact ("1,204"), or a lower bound from a bounded walk ("20,001+",
+ * A metapath count as the explorer shows it: exact ("1,204"), or a lower bound from a bounded walk ("10,001+",
  * read "at least").
  */
 export function countLabel(n: number, atLeast?: boolean): string {
