@@ -27,10 +27,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             {user && can(user.role, 'users:manage') && (
               <Link href="/admin/users" className="text-slate-600 hover:text-slate-900">Users</Link>
             )}
-            <div className="ml-auto flex items-center gap-3">
+            <div className="ml-auto flex min-w-0 items-center gap-3">
               {user ? (
                 <>
-                  <span className="text-slate-600" data-testid="current-user">
+                  {/* On a phone a long address is cut short rather than pushing the page sideways. */}
+                  <span className="min-w-0 truncate text-slate-600" title={`${user.email} · ${user.role.toLowerCase()}`} data-testid="current-user">
                     {user.email} · <span className="lowercase">{user.role}</span>
                   </span>
                   <SignOutButton />

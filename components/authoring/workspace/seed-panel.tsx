@@ -46,7 +46,7 @@ export function SeedPanel({ kbSlug, seed, spans, onSpans, readOnly }: Props) {
       {error && <p role="alert" className="text-sm text-red-700">Could not load the seed: {error.message}</p>}
       {entity ? <SeedDocument document={entity.document} spans={spans} onChange={onSpans} readOnly={readOnly} /> : !error && <p className="text-sm text-slate-500">Loading the document…</p>}
       <div>
-        <div role="tablist" aria-label="The seed’s relations" className="flex gap-1 border-b border-slate-200 text-sm">
+        <div role="tablist" aria-label="The seed’s relations" className="flex flex-wrap gap-1 border-b border-slate-200 text-sm">
           {TABS.map((t) => (
             <button key={t.id} type="button" role="tab" id={`seed-tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`seed-panel-${t.id}`}
               onClick={() => setTab(t.id)}

@@ -117,7 +117,7 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
           <div className="mt-2"><MarkdownText text={ws.campaign.guidelines} /></div>
         </details>
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4 lg:grid-cols-2 *:min-w-0">
         <SeedPanel kbSlug={slug} seed={ws.seed} spans={draft.textSpans} readOnly={readOnly}
           onSpans={(textSpans) => change((d) => ({ ...d, textSpans }))} />
         <div className="space-y-4">

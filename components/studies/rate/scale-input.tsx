@@ -36,7 +36,7 @@ export function ScaleInput({ itemId, dimension, value, disabled, onChoose }: {
           const keyHint = key !== undefined && (!showNumber || key !== String(p));
           return (
             <label key={p}
-              className="flex min-w-20 cursor-pointer flex-col has-[:disabled]:cursor-default has-[:disabled]:hover:bg-white has-[:checked:disabled]:hover:bg-blue-700 items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-center text-sm hover:bg-blue-50 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-400 has-[:focus-visible]:ring-offset-1">
+              className="flex min-w-14 cursor-pointer flex-col sm:min-w-20 has-[:disabled]:cursor-default has-[:disabled]:hover:bg-white has-[:checked:disabled]:hover:bg-blue-700 items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-center text-sm hover:bg-blue-50 has-[:checked]:border-blue-700 has-[:checked]:bg-blue-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-400 has-[:focus-visible]:ring-offset-1">
               <input type="radio" name={name} value={p} checked={value === p} disabled={disabled} onChange={() => onChoose(p)} className="sr-only" />
               {showNumber && <span className="text-base font-semibold tabular-nums">{p}</span>}
               {/* The space separates the number from its label in the radio's accessible name ("4 Agree"). */}
