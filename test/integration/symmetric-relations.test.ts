@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { memorySource } from '../../lib/ingest/memory-source';
@@ -116,6 +118,25 @@ describe('symmetric relations and distinct-neighbour counts on PrimeKG (IBD)', (
     }
     // No neighbour of this hub is linked by two relations, so the groups add up to the distinct neighbours.
     expect(total).toBe(set.size);
+  });
+
+  it('fills the hubs\' stored counts of a knowledge base imported without them (migration 0028)', async () => {
+    await pool().query('DELETE FROM hub_neighbour_count WHERE kb_id = $1', [kbId]);
+    const sql = fs.readFileSync(path.join(process.cwd(), 'prisma/migrations/0028_hub_neighbour_backfill/migration.sql'), 'utf8');
+    await pool().query(sql);
+    const { rows } = await pool().query<{ externalId: string; degree: number; neighbours: number }>(
+      `SELECT e.external_id AS "externalId", e.degree, c.neighbours FROM hub_neighbour_count c
+         JOIN entity e ON e.kb_id = c.kb_id AND e.id = c.entity_id WHERE c.kb_id = $1`, [kbId]);
+    // Only entities of the app's hub degree (1,000 edges; ABCB1 has 1,104), each with its distinct neighbours.
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.degree >= 1000)).toBe(true);
+    for (const r of rows) expect(r.neighbours).toBe(neighbours.get(r.externalId)!.size);
+    const [hub] = byNeighbours[0]!;
+    expect(rows.map((r) => r.externalId)).toContain(hub);
+    // Run again, it adds nothing.
+    await pool().query(sql);
+    const again = await pool().query('SELECT 1 FROM hub_neighbour_count WHERE kb_id = $1', [kbId]);
+    expect(again.rows.length).toBe(rows.length);
   });
 });
 
