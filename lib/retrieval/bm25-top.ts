@@ -154,24 +154,26 @@ function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first
 }
 
 /** Documents scored in full to set the first floor (the best of the rarest terms' documents). */
-const SAMPLE = 512;
+const SAMPLE = 256;
 
 /**
  * A lower bound on the depth-th best score: the depth-th best of up to SAMPLE documents of the rarest terms,
- * each scored in full (every term's count found by search), or -Infinity when they are fewer than `depth`.
+ * each scored in full (every term's count read from its dense bytes or found by search), or -Infinity when they are fewer than `depth`.
  */
-function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth: number): number {
+function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth: number, documents: number): number {
   const slots = new Set<number>();
   for (const { p } of terms) {
     for (let i = 0; i < p.entities.length && slots.size < Math.max(SAMPLE, depth); i++) slots.add(p.entities[i]! - first);
     if (slots.size >= Math.max(SAMPLE, depth)) break;
   }
   if (slots.size < depth) return -Infinity;
+  const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
   const top = new TopK(depth);
   for (const slot of slots) {
     let score = 0;
-    for (const { w, p } of terms) {
-      const tf = countIn(p, undefined, slot, first);
+    for (let c = 0; c < terms.length; c++) {
+      const { w, p } = terms[c]!;
+      const tf = countIn(p, dense[c], slot, first);
       if (tf) score += (w * tf) / (tf + norm[slot]!);
     }
     top.push(score, slot + first, slot);
@@ -194,7 +196,7 @@ function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth
 export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
   const { first, scores, touched } = work;
   const documents = scores.length;
-  let floor = terms.length && depth > 0 ? sampleFloor(terms, first, norm, depth) : -Infinity;
+  let floor = terms.length && depth > 0 ? sampleFloor(terms, first, norm, depth, documents) : -Infinity;
   // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
   let split = terms.length;
   let rest = 0;
