@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { EntityDetail } from '@/lib/kb/entity';
+import type { SavedView } from '@/lib/kb/saved-views';
 import { expansionBudget, mergeExpansion, VIEW_ELEMENT_CAP } from '@/lib/kb/graph-view';
 import type { GraphDirection, GraphView } from '@/lib/kb/neighbourhood';
 import { groupLabel } from '@/lib/kb/relation-groups';
@@ -14,6 +15,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import { DocumentView } from './document-view';
 import { EntityPicker } from './entity-picker';
 import { TypeLegend } from './type-legend';
+import { SavedViews, useOpenedView, type ExplorerView } from './saved-views';
 import { CANVAS_LAYOUTS, GraphCanvas, type CanvasEdge, type CanvasLayout, type CanvasNode, type GraphCanvasHandle } from './graph-canvas';
 
 export interface GraphExplorerProps {
@@ -33,6 +35,8 @@ interface ViewState {
   selected: number | null;
   /** Nodes expanded on top of the view, in order. */
   expand: number[];
+  /** The saved view shown, while nothing but the selection has changed. */
+  view: number | null;
 }
 
 const DIRECTIONS: { value: GraphDirection; label: string }[] = [
@@ -55,6 +59,7 @@ function readState(params: URLSearchParams, relations: string[]): ViewState {
     layout: CANVAS_LAYOUTS.includes(layout as CanvasLayout) ? (layout as CanvasLayout) : 'concentric',
     selected: positiveId(params.get('selected')),
     expand: [...new Set(params.getAll('expand').map(positiveId).filter((x): x is number => x !== null))],
+    view: positiveId(params.get('view')),
   };
 }
 
@@ -67,6 +72,7 @@ function writeState(s: ViewState): string {
   q.set('layout', s.layout);
   if (s.selected !== null) q.set('selected', String(s.selected));
   for (const e of s.expand) q.append('expand', String(e));
+  if (s.view !== null) q.set('view', String(s.view));
   return q.toString();
 }
 
@@ -108,8 +114,25 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
 
   const update = useCallback((patch: Partial<ViewState>) => {
     setNotice(null);
-    router.replace(`${pathname}?${writeState({ ...state, ...patch })}`, { scroll: false });
+    // Any change but the selection leaves the saved view.
+    const view = Object.keys(patch).every((k) => k === 'selected' || k === 'view') ? state.view : null;
+    router.replace(`${pathname}?${writeState({ ...state, view, ...patch })}`, { scroll: false });
   }, [router, pathname, state]);
+  const shown: ExplorerView | null = useMemo(() => {
+    const { entity, hops, dir, rel, layout, expand, selected } = state;
+    return entity === null ? null : { entity, hops, dir, rel, layout, expand, selected };
+  }, [state]);
+  const showView = useCallback(({ id, state: { positions: _, ...s } }: SavedView) => {
+    setNotice(null);
+    // Read back as any URL is, so a layout or relation the page no longer knows falls back to its default.
+    const q = new URLSearchParams(writeState({ ...s, hops: s.hops as ViewState['hops'], layout: s.layout as CanvasLayout, view: id }));
+    router.replace(`${pathname}?${writeState(readState(q, relations))}`, { scroll: false });
+  }, [router, pathname, relations]);
+  const saved = useOpenedView(kbSlug, state.view, shown, showView);
+  const savedViews = (
+    <SavedViews kbSlug={kbSlug} current={shown} openId={state.view} readPositions={() => canvas.current?.positions() ?? {}} onOpen={showView}
+      onDeleted={(id) => { if (id === state.view) update({ view: null }); }} />
+  );
 
   const { data: view, error, isFetching } = useQuery({
     queryKey: ['graph-view', kbSlug, state.entity, state.hops, state.rel, state.dir, state.expand],
@@ -183,12 +206,14 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
         <ul className="flex flex-wrap gap-2 text-sm" data-testid="graph-suggestions">
           {hubs.map((h) => (
             <li key={h.id}>
-              <Link className="rounded border border-slate-200 bg-white px-2 py-1 hover:border-blue-400" href={`${pathname}?${writeState({ ...state, entity: h.id })}`}>
+              <Link className="rounded border border-slate-200 bg-white px-2 py-1 hover:border-blue-400" href={`${pathname}?${writeState({ ...state, entity: h.id, view: null })}`}>
                 {h.name} <span className="text-xs text-slate-500">{h.type} · {h.degree.toLocaleString('en')}</span>
               </Link>
             </li>
           ))}
         </ul>
+        {saved.error && <p role="alert" className="text-sm text-red-700">Could not open the saved view: {saved.error.message}</p>}
+        <div className="max-w-xl">{savedViews}</div>
       </div>
     );
   }
@@ -244,12 +269,13 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
       </div>
 
       {error && <p role="alert" className="text-sm text-red-700">Could not load the graph: {error.message}</p>}
+      {saved.error && <p role="alert" className="text-sm text-red-700">Could not open the saved view: {saved.error.message}</p>}
       {notice && <p role="status" className="text-sm text-amber-800" data-testid="graph-notice">{notice}</p>}
 
       <div className="grid gap-3 lg:grid-cols-[1fr_22rem]">
         <div className="min-w-0 space-y-2">
           <div className="relative">
-            <GraphCanvas ref={canvas} nodes={elements.nodes} edges={elements.edges} layout={state.layout} types={types}
+            <GraphCanvas ref={canvas} nodes={elements.nodes} edges={elements.edges} layout={state.layout} positions={saved.positions} types={types}
               highlight={highlight} onSelect={onSelect} onExpand={onExpand} testId="graph-canvas"
               label={centre ? `Graph around ${centre.name}` : 'Graph'} describedBy="graph-caption"
               className="h-[36rem] w-full rounded-lg border border-slate-200 bg-white" />
@@ -281,6 +307,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
             ? <SidePanel kbSlug={kbSlug} view={current!} nodeId={selectedNode.id} onExpand={() => expand(selectedNode.id)}
                 onCentre={() => update({ entity: selectedNode.id, expand: [], selected: selectedNode.id })} />
             : <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-500">Select a node to see its document.</p>}
+          {savedViews}
           {current && (
             <section className="rounded-lg border border-slate-200 bg-white p-3">
               <h2 className="mb-1 text-sm font-medium">Nodes</h2>
