@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
-import { ADMIN, ANNOTATOR, apiContext, CURATOR, expectConsole, PRIVATE_KB, PUBLIC_KB, signIn, test, waitForHydration } from './fixtures';
+import { ADMIN, ANNOTATOR, apiContext, CURATOR, PRIVATE_KB, PUBLIC_KB, signIn, test, waitForHydration } from './fixtures';
 
 const catalogue = buildDemoCatalogue();
 const brand = catalogue.entities.find((e) => e.name === 'Trailmark')!;
@@ -177,7 +177,6 @@ test("a shared view of the private knowledge base opens for its readers and is a
   await expect.poll(async () => near(await nodePosition(page.getByTestId('graph-canvas'), String(entity)), { x: 321.5, y: -45 })).toBe(true);
 
   // The annotator is no member: the page and the API answer 404, as for a knowledge base that does not exist.
-  expectConsole(/status of 404/);
   const outsider = await browser.newContext();
   const outsiderPage = await outsider.newPage();
   await signIn(outsiderPage, ANNOTATOR);
