@@ -98,9 +98,10 @@ const SELECT = `SELECT v.id, v.name, v.shared, v.owner_id AS "ownerId", coalesce
        (v.state->>'entity')::int AS entity, e.name AS "entityName", (v.state->>'hops')::int AS hops,
        (SELECT count(*)::int FROM jsonb_object_keys(v.state->'positions')) AS positions,
        v.created_at AS "createdAt", v.updated_at AS "updatedAt"`;
+// The knowledge base as the parameter ($1), not v.kb_id, so the planner reads one entity partition.
 const FROM = `FROM saved_graph_view v
   JOIN app_user u ON u.id = v.owner_id
-  LEFT JOIN entity e ON e.kb_id = v.kb_id AND e.id = (v.state->>'entity')::int`;
+  LEFT JOIN entity e ON e.kb_id = $1 AND e.id = (v.state->>'entity')::int`;
 /** What a viewer ($2) sees: their own views and the shared ones. */
 const VISIBLE = '(v.owner_id = $2 OR v.shared)';
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '../../lib/auth/session';
 import { createUser } from '../../lib/auth/users';
@@ -118,9 +119,14 @@ describe('saved graph views', () => {
 
   it(`keeps at most ${MAX_VIEW_POSITIONS.toLocaleString('en')} positions and refuses bodies over the route's limit`, async () => {
     const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), { x: i, y: i }]));
+    const started = performance.now();
     const full = await call(owner, 'POST', PUBLIC, undefined, { name: 'full', state: state({ positions: many(MAX_VIEW_POSITIONS) }) });
+    const saved = performance.now();
     expect(full.status).toBe(201);
     expect(full.body.positions).toBe(MAX_VIEW_POSITIONS);
+    const read = await call(owner, 'GET', PUBLIC, full.body.id as number);
+    expect(Object.keys((read.body as unknown as SavedView).state.positions)).toHaveLength(MAX_VIEW_POSITIONS);
+    console.log(`saved view of ${MAX_VIEW_POSITIONS} positions: save ${Math.round(saved - started)} ms, read ${Math.round(performance.now() - saved)} ms (load average ${os.loadavg()[0]!.toFixed(2)})`);
     const over = await call(owner, 'POST', PUBLIC, undefined, { name: 'over', state: state({ positions: many(MAX_VIEW_POSITIONS + 1) }) });
     expect(over.status).toBe(400);
     expect(over.body.error).toMatch(/state\.positions: must hold at most 5,000 nodes/);
