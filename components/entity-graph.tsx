@@ -57,7 +57,7 @@ export function EntityGraph({ kbSlug, entityId, newTab = false }: { kbSlug: stri
         <p id="entity-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="graph-caption">
           <span data-testid="graph-neighbour-counts">{data.nodes.length.toLocaleString('en')} neighbours shown
           {data.neighbours > data.nodes.length ? `, ${(data.neighbours - data.nodes.length).toLocaleString('en')} more neighbours not drawn` : ''}</span>.
-          {' '}Grouped by relation and type; hover or zoom in for every name. Click a neighbour to open it{newTab ? ' in a new tab' : ''}. <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>
+          {' '}Grouped by relation and type; hover or zoom in for every name. Click a neighbour to open it{newTab ? ' in a new tab' : ''}. <Link className="text-blue-700 underline" href={`/kb/${kbSlug}/graph?entity=${entityId}`}>Explore the graph</Link>
         </p>
       )}
     </div>

@@ -355,7 +355,7 @@ function SidePanel({ kbSlug, view, nodeId, onExpand, onCentre }: { kbSlug: strin
         </p>
       )}
       {error && <p role="alert" className="text-sm text-red-700">{error.message}</p>}
-      {data && <div className="max-h-96 overflow-y-auto" data-testid="graph-document"><DocumentView document={data.document} /></div>}
+      {data && <div role="region" tabIndex={0} aria-label="The node’s document" className="max-h-96 overflow-y-auto" data-testid="graph-document"><DocumentView document={data.document} /></div>}
     </section>
   );
 }

@@ -198,7 +198,7 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
             <p id="path-graph-caption" className="mt-1 text-xs text-slate-500" data-testid="path-graph-caption">
               {drawn.length === result.paths.length ? `All ${drawn.length} listed paths drawn.` : `The first ${drawn.length} of ${result.paths.length} listed paths drawn.`}
               {' '}Source on the left, target on the right. Click a path to highlight it; click an entity to open it; hover or zoom in for the other names.{' '}
-              <Link className="text-blue-700 hover:underline" href={`/kb/${kbSlug}/metapaths?start=${result.from.id}`}>Metapaths from {result.from.name}</Link>
+              <Link className="text-blue-700 underline" href={`/kb/${kbSlug}/metapaths?start=${result.from.id}`}>Metapaths from {result.from.name}</Link>
             </p>
           </div>
         </div>

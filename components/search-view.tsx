@@ -139,7 +139,7 @@ export function SearchView({ kbSlug, types }: { kbSlug: string; types: { name: s
             <ol className="space-y-3" data-testid="search-results">
               {data.hits.map((hit, i) => (
                 <li key={hit.id} className="flex gap-3 rounded-lg border border-slate-200 bg-white p-3" data-testid="search-hit">
-                  <span className="w-7 shrink-0 text-right text-sm tabular-nums text-slate-400" data-testid="hit-rank">{offset + i + 1}.</span>
+                  <span className="w-7 shrink-0 text-right text-sm tabular-nums text-slate-500" data-testid="hit-rank">{offset + i + 1}.</span>
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
                       <Link href={`/kb/${kbSlug}/entities/${hit.id}`} className="font-medium text-blue-700 [overflow-wrap:anywhere] hover:underline">{hit.name}</Link>

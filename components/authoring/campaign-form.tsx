@@ -119,7 +119,7 @@ export function CampaignForm({ slug, types, defaultGuidelines }: { slug: string;
         </Field>
         <div className="flex flex-col gap-1">
           <span id="cf-guidelines-preview">Preview</span>
-          <div aria-labelledby="cf-guidelines-preview" role="region" className="max-h-96 overflow-y-auto rounded border border-slate-200 bg-slate-50 p-3" data-testid="guidelines-preview">
+          <div aria-labelledby="cf-guidelines-preview" role="region" tabIndex={0} className="max-h-96 overflow-y-auto rounded border border-slate-200 bg-slate-50 p-3" data-testid="guidelines-preview">
             <MarkdownText text={guidelines} />
           </div>
         </div>

@@ -55,13 +55,13 @@ export function ReviewSeed({ slug, campaignId, entityId, userId }: Props) {
       {approved && (
         <p role="status" className="rounded bg-green-50 px-3 py-2 text-green-800" data-testid="approved">
           Approved as query {approved.queryId} of {approved.querySet}, with {approved.answers} {approved.answers === 1 ? 'answer' : 'answers'}.{' '}
-          <Link href={queryPage(slug, approved.querySet, approved.queryId)} className="text-blue-700 hover:underline">Open the query</Link>
-          {' · '}<Link href={setPage(slug, approved.querySet)} className="text-blue-700 hover:underline">Open the query set</Link>
-          {' · '}<Link href={reviewPage(slug, campaignId)} className="text-blue-700 hover:underline">Back to the review queue</Link>
+          <Link href={queryPage(slug, approved.querySet, approved.queryId)} className="text-blue-700 underline">Open the query</Link>
+          {' · '}<Link href={setPage(slug, approved.querySet)} className="text-blue-700 underline">Open the query set</Link>
+          {' · '}<Link href={reviewPage(slug, campaignId)} className="text-blue-700 underline">Back to the review queue</Link>
         </p>
       )}
       {r.work.length === 0 ? (
-        !approved && <p className="text-slate-500">No submitted work is waiting on this seed. <Link href={reviewPage(slug, campaignId)} className="text-blue-700 hover:underline">Back to the review queue</Link></p>
+        !approved && <p className="text-slate-500">No submitted work is waiting on this seed. <Link href={reviewPage(slug, campaignId)} className="text-blue-700 underline">Back to the review queue</Link></p>
       ) : (
         <>
           <div className="grid gap-4 overflow-x-auto" style={{ gridTemplateColumns: `repeat(${r.work.length}, minmax(18rem, 1fr))` }} data-testid="works">

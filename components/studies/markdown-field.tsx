@@ -19,7 +19,7 @@ export function MarkdownField({ id, label, help, value, onChange, error }: {
       </div>
       <div className="flex flex-col gap-1">
         <span id={`${id}-preview-label`}>{label}: preview</span>
-        <div role="region" aria-labelledby={`${id}-preview-label`} data-testid={`${id}-preview`}
+        <div role="region" tabIndex={0} aria-labelledby={`${id}-preview-label`} data-testid={`${id}-preview`}
           className="max-h-80 overflow-y-auto rounded border border-slate-200 bg-slate-50 p-3">
           {value.trim() ? <MarkdownText text={value} /> : <p className="text-sm text-slate-500">Nothing to show.</p>}
         </div>

@@ -111,12 +111,12 @@ function Part({ label, children }: { label: string; children: ReactNode }) {
 function EntityRef({ slug, id, name, entityId }: { slug: string; id: string; name: string | null; entityId: number | null }) {
   const label = name ?? id;
   if (entityId === null) return <span title={`external id ${id}`}>{label}{name !== null && <code className="ml-1 text-xs text-slate-500">{id}</code>}</span>;
-  return <Link href={`/kb/${encodeURIComponent(slug)}/entities/${entityId}`} className="text-blue-700 hover:underline" title={`external id ${id}`}>{label}</Link>;
+  return <Link href={`/kb/${encodeURIComponent(slug)}/entities/${entityId}`} className="text-blue-700 underline" title={`external id ${id}`}>{label}</Link>;
 }
 
 function CallRef({ slug, id, linked }: { slug: string; id: number; linked: boolean }) {
   return linked
-    ? <Link href={llmCallPage(slug, id)} className="text-blue-700 hover:underline">call #{id}</Link>
+    ? <Link href={llmCallPage(slug, id)} className="text-blue-700 underline">call #{id}</Link>
     : <span>call #{id}</span>;
 }
 

@@ -100,7 +100,7 @@ export function CandidateList({ kbSlug, assignmentId, paths, queryText, judgment
                 <li key={item.id} ref={(el) => { rows.current[i] = el; }} aria-current={i === focused ? 'true' : undefined}
                   onClick={() => setFocused(i)} data-testid="candidate"
                   className={`flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 ${i === focused ? 'bg-blue-50' : ''}`}>
-                  <span className="w-8 text-right tabular-nums text-slate-400">{page * PAGE_SIZE + i + 1}</span>
+                  <span className="w-8 text-right tabular-nums text-slate-600">{page * PAGE_SIZE + i + 1}</span>
                   <span className="min-w-0 flex-1">
                     <Link href={entityPage(kbSlug, item.id)} target="_blank" className="font-medium text-blue-700 hover:underline">{item.name}</Link>
                     <span className="text-xs text-slate-500"> · {item.type} · #{item.id} · {plural(item.degree, 'edge')}</span>

@@ -70,7 +70,7 @@ export function EvidencePicker({ kbSlug, entity, evidence, onChange, onClose }: 
           <h4 className="mb-1 text-sm font-medium">Its edges</h4>
           {graphError && <p role="alert" className="text-sm text-red-700">Could not load the edges: {graphError.message}</p>}
           {graph && (
-            <ul className="max-h-[28rem] space-y-1 overflow-auto text-sm" data-testid="evidence-edges">
+            <ul tabIndex={0} aria-label="The entity’s edges" className="max-h-[28rem] space-y-1 overflow-auto text-sm" data-testid="evidence-edges">
               {graph.edges.map((g) => {
                 const cited = evidence.some((e) => sameEdge(e, g.source, g.relation, g.target));
                 return (

@@ -2,9 +2,9 @@ import type { JudgmentLabel } from '@/lib/authoring/drafts';
 import { LABELS, type JudgmentState } from './types';
 
 const TONE: Record<JudgmentLabel, string> = {
-  relevant: 'border-green-600 bg-green-600 text-white',
+  relevant: 'border-green-700 bg-green-700 text-white',
   not_relevant: 'border-slate-600 bg-slate-600 text-white',
-  unsure: 'border-amber-500 bg-amber-500 text-white',
+  unsure: 'border-amber-700 bg-amber-700 text-white',
 };
 
 interface Props {

@@ -87,7 +87,7 @@ export function MarkableDocument({ fields, marked, onMark, markLabel, testId }: 
           </span>
         </div>
       )}
-      <div ref={root} className="max-h-[28rem] overflow-auto rounded border border-slate-100 p-2">
+      <div ref={root} role="region" tabIndex={0} aria-label="The document" className="max-h-[28rem] overflow-auto rounded border border-slate-100 p-2">
         <dl className="space-y-2 text-sm">
           {fields.map((f) => (
             <div key={f.path}>
