@@ -153,27 +153,43 @@ function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first
   return entities[lo] === slot + first ? tfs[lo]! : 0;
 }
 
-/** Documents scored in full to set the first floor (the best of the rarest terms' documents). */
+/** Documents scored in full to set the first floor. */
 const SAMPLE = 256;
+/** Postings of the rarest terms added up to choose them. */
+const SAMPLE_POSTINGS = 32_768;
 
 /**
- * A lower bound on the depth-th best score: the depth-th best of up to SAMPLE documents of the rarest terms,
- * each scored in full (every term's count read from its dense bytes or found by search), or -Infinity when they are fewer than `depth`.
+ * A lower bound on the depth-th best score, or -Infinity: the depth-th best of a sample scored in full (each
+ * term's count read from its dense bytes or found by binary search). The sample: the SAMPLE documents with
+ * the best partial scores from the rarest terms (added up to SAMPLE_POSTINGS postings, at least one term), and
+ * the first SAMPLE postings' documents of the terms taken rarest first (each way alone set a lower floor on
+ * MAG-shaped questions than both together).
  */
-function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth: number, documents: number): number {
-  const slots = new Set<number>();
-  for (const { p } of terms) {
-    for (let i = 0; i < p.entities.length && slots.size < Math.max(SAMPLE, depth); i++) slots.add(p.entities[i]! - first);
-    if (slots.size >= Math.max(SAMPLE, depth)) break;
+function sampleFloor(terms: QueryTerms, { first, scores, touched }: Work, norm: Float64Array, depth: number, dense: (Uint8Array | undefined)[]): number {
+  const size = Math.max(SAMPLE, depth);
+  let count = 0;
+  let c = 0;
+  for (let postings = 0; c < terms.length && (c === 0 || postings + terms[c]!.p.entities.length <= SAMPLE_POSTINGS); c++) {
+    count = addTerm(terms[c]!, first, norm, scores, touched, count);
+    postings += terms[c]!.p.entities.length;
+  }
+  const best = new TopK(size);
+  for (let k = 0; k < count; k++) {
+    best.push(scores[touched[k]!]!, touched[k]! + first, touched[k]!);
+    scores[touched[k]!] = 0;
+  }
+  const slots = new Set(best.sorted().map((b) => b.slot));
+  for (let t = 0, taken = 0; t < terms.length && taken < size; t++) {
+    const { entities } = terms[t]!.p;
+    for (let i = 0; i < entities.length && taken < size; i++, taken++) slots.add(entities[i]! - first);
   }
   if (slots.size < depth) return -Infinity;
-  const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
   const top = new TopK(depth);
   for (const slot of slots) {
     let score = 0;
-    for (let c = 0; c < terms.length; c++) {
-      const { w, p } = terms[c]!;
-      const tf = countIn(p, dense[c], slot, first);
+    for (let t = 0; t < terms.length; t++) {
+      const { w, p } = terms[t]!;
+      const tf = countIn(p, dense[t], slot, first);
       if (tf) score += (w * tf) / (tf + norm[slot]!);
     }
     top.push(score, slot + first, slot);
@@ -184,24 +200,26 @@ function sampleFloor(terms: QueryTerms, first: number, norm: Float64Array, depth
 /**
  * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up the postings of its
  * commonest words (MaxScore). Each term has a bound: its weight times its highest impact (tf / (tf + norm)). A
- * first floor comes from scoring a sample of the rarest terms' documents in full; the commonest terms (those in
- * at least DENSE_SHARE of the documents, last in the summing order) whose bounds sum below it are left out of
- * the term-at-a-time sum over the others. Each touched document then goes on from its partial score through
- * those terms in order, each read from its byte per document, and is dropped as soon as its score plus the
- * bounds of the terms left falls below the floor (the depth-th best so far, once higher; documents are taken in
- * the order they were first touched, rarest term first, so the best come early). The same additions in the
- * same order, so the same scores to the last bit. A document holding none of the summed terms scores at most
- * the others' bounds, below the floor. `added`: the postings added term at a time.
+ * first floor comes from scoring a sample in full (`sampleFloor`); the commonest terms (last in the summing
+ * order, rarest first) whose bounds sum below it are left out of the term-at-a-time sum over the others. Each
+ * touched document then goes on from its partial score through those terms in order, each count read from the
+ * term's byte per document (terms in at least DENSE_SHARE of the documents) or found by binary search, and is
+ * dropped as soon as its score plus the bounds of the terms left falls below the floor (the depth-th best so
+ * far, once higher; documents are taken in the order they were first touched, rarest term first, so the best
+ * come early). The same additions in the same order, so the same scores to the last bit. A document holding
+ * none of the summed terms scores at most the others' bounds, below the floor. `added`: the postings added
+ * term at a time.
  */
 export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
   const { first, scores, touched } = work;
   const documents = scores.length;
-  let floor = terms.length && depth > 0 ? sampleFloor(terms, first, norm, depth, documents) : -Infinity;
+  const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
+  let floor = terms.length > 1 && depth > 0 ? sampleFloor(terms, work, norm, depth, dense) : -Infinity;
   // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
   let split = terms.length;
   let rest = 0;
   const bounds = new Float64Array(terms.length);
-  while (split > 1 && isDense(terms[split - 1]!.p, documents)) {
+  while (split > 1) {
     const t = terms[split - 1]!;
     const bound = t.w * maxImpact(t.p, first, norm) * (1 + SLACK);
     if (!(rest + bound < floor)) break;
@@ -217,7 +235,6 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
     count = addTerm(terms[c]!, first, norm, scores, touched, count);
     added += terms[c]!.p.entities.length;
   }
-  const dense = terms.slice(split).map((t) => denseCounts(t.p, first, documents));
   const top = new TopK(depth);
   for (let k = 0; k < count; k++) {
     const slot = touched[k]!;
@@ -226,7 +243,7 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
     let left = rest;
     for (let c = split; c < terms.length && score + left >= floor; c++) {
       left -= bounds[c]!;
-      const tf = countIn(terms[c]!.p, dense[c - split], slot, first);
+      const tf = countIn(terms[c]!.p, dense[c], slot, first);
       if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
     }
     if (score + left < floor) continue;
