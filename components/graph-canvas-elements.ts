@@ -8,8 +8,11 @@ export type CanvasLayout = 'concentric' | 'cose' | 'breadthfirst';
 export const CANVAS_LAYOUTS: readonly CanvasLayout[] = ['concentric', 'cose', 'breadthfirst'];
 
 const STUB_COLOUR = '#cbd5e1';
-/** Above this many edges, edge labels appear only on hover: hundreds of labels are unreadable and slow to draw. */
-const ALWAYS_LABEL_EDGES = 40;
+/**
+ * Above this many edges, an edge's label appears only while it or one of its ends is hovered: more labels pile
+ * up where edges meet (the type map's busiest types) and are slow to draw.
+ */
+const ALWAYS_LABEL_EDGES = 12;
 
 /** What the canvas draws for one update: the elements and, for the grouped and path layouts, their positions. */
 export interface CanvasPlan { elements: ElementDefinition[]; positions: ReadonlyMap<string, Point> | null }
@@ -72,18 +75,18 @@ export function layoutOptions(name: CanvasLayout, cy: Core, positions: ReadonlyM
  */
 export const GRAPH_STYLE: StylesheetJson = [
   { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 8, 'min-zoomed-font-size': 12, 'text-wrap': 'ellipsis', 'text-max-width': '110px', width: 16, height: 16, color: '#1e293b' } },
-  { selector: 'node.labelled', style: { 'font-size': 10, 'min-zoomed-font-size': 4 } },
+  { selector: 'node.labelled', style: { 'font-size': 10, 'min-zoomed-font-size': 4, 'text-max-width': '180px' } },
   { selector: 'node[center = 1]', style: { width: 30, height: 30, 'font-weight': 'bold', 'font-size': 12, 'min-zoomed-font-size': 3, 'border-width': 2, 'border-color': '#0f172a' } },
   { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: (n: NodeSingular) => Math.max(16, String(n.data('label') ?? '').length * 5), height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8, 'min-zoomed-font-size': 4 } },
   { selector: 'node.group', style: { shape: 'round-rectangle', 'background-color': '#f1f5f9', 'background-opacity': 0.7, 'border-width': 1, 'border-color': '#cbd5e1', padding: '6px', 'text-valign': 'top', 'text-halign': 'center', 'font-size': 11, 'font-weight': 'bold', 'min-zoomed-font-size': 4, 'text-max-width': '400px', color: '#334155' } },
   // In a group, names sit to the right of their nodes, a list in rows.
-  { selector: 'node.member', style: { width: 12, height: 12, 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 4 } },
+  { selector: 'node.member', style: { 'text-max-width': '110px', width: 12, height: 12, 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 4 } },
   { selector: 'node.hover, node.focus, node.highlight, node:selected', style: { 'font-size': 11, 'min-zoomed-font-size': 0, 'text-max-width': '240px', 'z-index': 20, 'text-outline-width': 2, 'text-outline-color': '#ffffff' } },
   { selector: 'node.highlight', style: { 'border-width': 3, 'border-color': '#f59e0b' } },
   { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#0f172a' } },
   { selector: 'edge', style: { width: 1, 'line-color': '#cbd5e1', 'target-arrow-color': '#cbd5e1', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.7, 'font-size': 7, color: '#64748b', 'text-rotation': 'autorotate' } },
   // The many edges into a group would cross its names; the box already says how they connect.
   { selector: 'edge.grouped', style: { opacity: 0.35 } },
-  { selector: 'edge.labelled, edge.hover', style: { label: 'data(label)' } },
+  { selector: 'edge.labelled, edge.hover', style: { label: 'data(label)', 'text-background-color': '#ffffff', 'text-background-opacity': 0.8 } },
   { selector: 'edge.highlight', style: { width: 2.5, 'line-color': '#f59e0b', 'target-arrow-color': '#f59e0b' } },
 ];

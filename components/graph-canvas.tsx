@@ -71,7 +71,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   handlers.current = { onSelect, onExpand };
   const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))], [types, nodes]);
   const dark = usePrefersDark();
-  const webgl = renderer === 'webgl' || (renderer === 'auto' && nodes.length + edges.length >= WEBGL_MIN_ELEMENTS && webglAvailable());
+  const large = nodes.length + edges.length >= WEBGL_MIN_ELEMENTS;
+  const webgl = renderer === 'webgl' || (renderer === 'auto' && large && webglAvailable());
 
   useImperativeHandle(ref, () => ({
     exportPng: () => cy?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
@@ -88,14 +89,19 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     // Cytoscape's WebGL mode (experimental, 3.31+) is an option of its canvas renderer, not in its typings yet.
     const options: cytoscape.CytoscapeOptions & { renderer?: { name: 'canvas'; webgl: boolean } } = {
       container: el, style: GRAPH_STYLE, minZoom: 0.05, maxZoom: 4,
+      // While a large view is panned or zoomed its edges are left out: drawing thousands of them is most of a
+      // frame's cost in the 2D canvas.
+      hideEdgesOnViewport: large,
       ...(webgl ? { renderer: { name: 'canvas', webgl: true } } : {}),
     };
     const instance = cytoscape(options);
     const entity = (event: cytoscape.EventObject) => !event.target.hasClass('group');
     instance.on('tap', 'node', (event) => { if (entity(event)) handlers.current.onSelect?.(event.target.id()); });
     instance.on('dbltap', 'node', (event) => { if (entity(event)) handlers.current.onExpand?.(event.target.id()); });
-    instance.on('mouseover', 'node, edge', (event) => event.target.addClass('hover'));
-    instance.on('mouseout', 'node, edge', (event) => event.target.removeClass('hover'));
+    // A hovered node shows its name and its edges' labels; a hovered edge its label.
+    instance.on('mouseover', 'node', (event) => event.target.union(event.target.connectedEdges()).addClass('hover'));
+    instance.on('mouseover', 'edge', (event) => event.target.addClass('hover'));
+    instance.on('mouseout', 'node, edge', () => instance.elements('.hover').removeClass('hover'));
     // The selected node's neighbours show their labels too.
     instance.on('select', 'node', (event) => event.target.closedNeighborhood('node').addClass('focus'));
     instance.on('unselect', 'node', () => instance.nodes('.focus').removeClass('focus'));
@@ -105,7 +111,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       setCy(null);
       instance.destroy();
     };
-  }, [webgl]);
+  }, [webgl, large]);
 
   useEffect(() => {
     cy?.style(dark ? [...GRAPH_STYLE, ...DARK_GRAPH_STYLE] : GRAPH_STYLE);

@@ -14,6 +14,7 @@ export const DARK_GRAPH_STYLE: cytoscape.StylesheetJson = [
   { selector: 'node.highlight', style: { 'border-color': '#f59e0b' } },
   { selector: 'node.group', style: { 'background-color': '#1e293b', 'border-color': '#475569', color: '#e2e8f0' } },
   { selector: 'node.hover, node.focus, node.highlight, node:selected', style: { 'text-outline-color': '#0f172a' } },
+  { selector: 'edge.labelled, edge.hover', style: { 'text-background-color': '#0f172a' } },
 ];
 
 /** The background of an exported picture, matching the theme its labels were drawn for. */

@@ -8,8 +8,14 @@ const RELATIONS = ['cites', 'writes', 'has_field', 'affiliated_with', 'published
 
 /** A deterministic graph: node 0 the centre, each node joined to an earlier one (connected), then random edges. */
 function syntheticGraph(nodeCount: number, edgeCount: number): { nodes: CanvasNode[]; edges: CanvasEdge[] } {
+  // mulberry32: 32-bit integer arithmetic, so the sequence does not collapse as a float LCG's would.
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   const nodes: CanvasNode[] = Array.from({ length: nodeCount }, (_, i) => ({
     id: String(i), label: `${TYPES[i % TYPES.length]} ${i}`, type: TYPES[i % TYPES.length]!, center: i === 0,
   }));
@@ -31,7 +37,11 @@ function syntheticGraph(nodeCount: number, edgeCount: number): { nodes: CanvasNo
 const q = new URLSearchParams(window.location.search);
 const graph = syntheticGraph(Number(q.get('nodes') ?? 3000), Number(q.get('edges') ?? 10000));
 const renderer = q.get('renderer') === 'webgl' ? 'webgl' : 'canvas';
+// ?layout=grid: the nodes on a plain grid, without the grouped layout's compound boxes.
+const positions = q.get('layout') === 'grid'
+  ? new Map(graph.nodes.map((n, i) => [n.id, { x: (i % 60) * 40, y: Math.floor(i / 60) * 40 }]))
+  : undefined;
 createRoot(document.getElementById('root')!).render(
-  <GraphCanvas nodes={graph.nodes} edges={graph.edges} layout="concentric" renderer={renderer} testId="graph-canvas"
+  <GraphCanvas nodes={graph.nodes} edges={graph.edges} layout="concentric" positions={positions} renderer={renderer} testId="graph-canvas"
     label="Synthetic graph" className="bench-canvas" />,
 );
