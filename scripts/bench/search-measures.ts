@@ -39,7 +39,7 @@ export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, 
   // As the app server does at start (warmSearchIndexes): document lengths and the common terms' postings.
   const warming = performance.now();
   const kept = await keepCommonPostings(pool, index);
-  console.log(`Read ahead as at the app's start: ${kept.toLocaleString('en')} postings in ${((performance.now() - warming) / 1000).toFixed(1)} s.`);
+  console.log(`Read ahead as at the app's start: ${kept.toLocaleString('en')} postings in ${((performance.now() - warming) / 1000).toFixed(1)} s; process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB.`);
   const search = (query: string) => searchEntities(pool, kbId, { query, limit: 20, offset: 0 });
   const timings: Timing[] = [];
   for (const [label, queries] of [['names', names], ['two document words', pairs], ['one document word', singles], ['questions of 20 words', questions], ['a quoted phrase (strict)', pairs.map((q) => `"${q}"`)]] as const) {
