@@ -58,17 +58,34 @@ try {
 
   const elements: number[] = [];
   const drawMs: number[] = [];
+  // Where a page load's time goes: the server's HTML (first byte, last byte), the scripts (DOM interactive),
+  // graph data requested by the page after it loaded, and the canvas's layout and first frame.
+  const phases = { 'first byte': [] as number[], 'HTML received': [] as number[], 'DOM interactive': [] as number[], 'canvas drawn': [] as number[] };
+  let dataRequests = 0;
+  page.on('request', (r) => { if (/\/api\/kbs\/[^/]+\/graph\?/.test(r.url())) dataRequests++; });
   const open = async (id: number) => {
     await page.goto(`/kb/${slug}/graph?entity=${id}&hops=2`);
     const canvas = page.getByTestId('graph-canvas');
     await canvas.and(page.locator('[data-render-ms][aria-busy="false"]:not([data-elements="0"])')).waitFor({ timeout: 30_000 });
     elements.push(Number(await canvas.getAttribute('data-elements')));
     drawMs.push(Number(await canvas.getAttribute('data-render-ms')));
+    const t = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const drawn = performance.getEntriesByName('skb-graph-render').at(-1);
+      return { firstByte: nav.responseStart, html: nav.responseEnd, interactive: nav.domInteractive, drawn: drawn ? drawn.startTime + drawn.duration : NaN };
+    });
+    phases['first byte'].push(t.firstByte);
+    phases['HTML received'].push(t.html);
+    phases['DOM interactive'].push(t.interactive);
+    phases['canvas drawn'].push(t.drawn);
   };
   const rows = [await time('graph page, 2 hops: navigation to drawn view (random)', randoms, open)];
   rows.push(await time('graph page, 2 hops: navigation to drawn view (hubs)', hubs, open));
   const sorted = [...drawMs].sort((a, b) => a - b);
   console.log(`Elements drawn: ${Math.min(...elements)}-${Math.max(...elements)}; canvas layout + first frame: p50 ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted[sorted.length - 1]} ms`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`Page load, median ms from navigation: ${Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)}`).join(', ')}`);
+  console.log(`Graph data requests made by the pages after loading: ${dataRequests} for ${elements.length} pages`);
   console.log(`Load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(table(rows.map((r) => ({ ...r, budget: 1000 }))));
   await browser.close();

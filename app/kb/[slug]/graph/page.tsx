@@ -1,7 +1,9 @@
 import { Suspense } from 'react';
+import { HydrationBoundary } from '@tanstack/react-query';
 import { pathWithQuery, requirePageKb, requirePageUser } from '@/lib/auth/page-guard';
 import { readPool } from '@/lib/db/client';
 import { checkGraphPage } from '@/lib/kb/explorer-pages';
+import { prefetchGraphView } from '@/lib/kb/graph-prefetch';
 import { kbStatistics } from '@/lib/kb/stats';
 import { GraphExplorer } from '@/components/graph-explorer';
 import { ExplorerProblem } from '@/components/page-problem';
@@ -13,15 +15,25 @@ export default async function GraphPage({ params, searchParams }: { params: Prom
   const kb = await requirePageKb(user, slug);
   const problem = await checkGraphPage(readPool(), kb.id, `/kb/${kb.slug}/graph`, query);
   if (problem) return <ExplorerProblem title={`Graph of ${kb.name}`} problem={problem} />;
-  const stats = await kbStatistics(readPool(), kb.id, 12);
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">Graph of {kb.name}</h1>
-      {/* The explorer reads its state from the URL, which needs a suspense boundary. */}
+      {/* The explorer reads its state from the URL, which needs a suspense boundary; the boundary also lets the
+          page's head and scripts go out while the view is read. */}
       <Suspense fallback={<p className="text-sm text-slate-500">Loading…</p>}>
-        <GraphExplorer kbSlug={kb.slug} types={stats.entityTypes.map((t) => t.name).sort()}
-          relations={stats.relations.map((r) => r.name).sort()} hubs={stats.hubs} />
+        <ExplorerWithData kbId={kb.id} kbSlug={kb.slug} query={query} />
       </Suspense>
     </section>
+  );
+}
+
+/** The explorer with the knowledge base's types, relations and hubs, and the view the address names, read first. */
+async function ExplorerWithData({ kbId, kbSlug, query }: { kbId: number; kbSlug: string; query: Record<string, string | string[] | undefined> }) {
+  const [stats, prefetched] = await Promise.all([kbStatistics(readPool(), kbId, 12), prefetchGraphView(readPool(), kbId, kbSlug, query)]);
+  return (
+    <HydrationBoundary state={prefetched}>
+      <GraphExplorer kbSlug={kbSlug} types={stats.entityTypes.map((t) => t.name).sort()}
+        relations={stats.relations.map((r) => r.name).sort()} hubs={stats.hubs} />
+    </HydrationBoundary>
   );
 }
