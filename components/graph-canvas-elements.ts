@@ -27,7 +27,8 @@ export function planCanvas(nodes: CanvasNode[], edges: CanvasEdge[], types: stri
   // An edge to a node that is not drawn would make cytoscape throw; such an edge is a caller's slip, not data.
   const drawn = edges.filter((e) => ids.has(e.source) && ids.has(e.target));
   const reached = reach(nodes, drawn);
-  const labelled = labelledNodes(nodes, drawn);
+  // In the paths view nearly every node neighbours an end: only the ends and hubs keep their names there.
+  const labelled = labelledNodes(nodes, drawn, [], { neighbours: !positions });
   const grouped = !positions && layout === 'concentric' && nodes.some((n) => n.center);
   const groups = grouped ? groupNodes(nodes, drawn, reached) : [];
   const parentOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.id] as const)));

@@ -101,7 +101,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     // A hovered node shows its name and its edges' labels; a hovered edge its label.
     instance.on('mouseover', 'node', (event) => event.target.union(event.target.connectedEdges()).addClass('hover'));
     instance.on('mouseover', 'edge', (event) => event.target.addClass('hover'));
-    instance.on('mouseout', 'node, edge', () => instance.elements('.hover').removeClass('hover'));
+    instance.on('mouseout', 'node', (event) => {
+      event.target.removeClass('hover');
+      event.target.connectedEdges().not(instance.nodes('.hover').connectedEdges()).removeClass('hover');
+    });
+    instance.on('mouseout', 'edge', (event) => { if (event.target.connectedNodes('.hover').empty()) event.target.removeClass('hover'); });
     // The selected node's neighbours show their labels too.
     instance.on('select', 'node', (event) => event.target.closedNeighborhood('node').addClass('focus'));
     instance.on('unselect', 'node', () => instance.nodes('.focus').removeClass('focus'));
@@ -114,12 +118,13 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   }, [webgl, large]);
 
   useEffect(() => {
-    cy?.style(dark ? [...GRAPH_STYLE, ...DARK_GRAPH_STYLE] : GRAPH_STYLE);
+    if (cy && !cy.destroyed()) cy.style(dark ? [...GRAPH_STYLE, ...DARK_GRAPH_STYLE] : GRAPH_STYLE);
   }, [cy, dark]);
 
   useEffect(() => {
     const el = container.current;
-    if (!cy || !el) return;
+    // When the renderer changes, this render still holds the instance its cleanup just destroyed.
+    if (!cy || cy.destroyed() || !el) return;
     const started = performance.now();
     el.setAttribute('aria-busy', 'true');
     const plan = planCanvas(nodes, edges, palette, layout, positions);
@@ -158,7 +163,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   }, [cy, webgl, nodes, edges, layout, positions, palette]);
 
   useEffect(() => {
-    if (!cy) return;
+    if (!cy || cy.destroyed()) return;
     const ids = new Set(highlight ?? []);
     cy.batch(() => {
       cy.elements('.highlight').removeClass('highlight');

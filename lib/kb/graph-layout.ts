@@ -169,10 +169,10 @@ export interface PathLayoutOptions {
  * (list order: shortest first). Each column is spread vertically around y = 0.
  */
 export function pathPositions(paths: readonly (readonly string[])[], opts: PathLayoutOptions = {}): Map<string, Point> {
-  const hopWidth = opts.hopWidth ?? 260;
+  const hopWidth = opts.hopWidth ?? 300;
   const rowHeight = opts.rowHeight ?? 34;
   const maxRows = opts.maxRows ?? 24;
-  const subWidth = opts.subColumnWidth ?? 70;
+  const subWidth = opts.subColumnWidth ?? 90;
   const longest = Math.max(1, ...paths.map((p) => p.length - 1));
   const column = new Map<string, number>();
   for (const p of paths) {
@@ -206,13 +206,16 @@ export const LABEL_ALL_NODES = 30;
 
 /**
  * Which nodes carry a label at the normal zoom: in a small view all; otherwise the centres and focused nodes,
- * their direct neighbours, and the view's hubs (the `hubs` best-connected nodes with at least 3 edges). The
+ * their direct neighbours (unless `neighbours` is false), and the view's hubs (the `hubs` best-connected nodes with at least 3 edges). The
  * rest show theirs on hover or when zoomed in.
  */
-export function labelledNodes(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], focus: readonly string[] = [], hubs = 5): Set<string> {
+export function labelledNodes(
+  nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], focus: readonly string[] = [],
+  { hubs = 5, neighbours = true }: { hubs?: number; neighbours?: boolean } = {},
+): Set<string> {
   if (nodes.length <= LABEL_ALL_NODES) return new Set(nodes.map((n) => n.id));
   const labelled = new Set<string>([...nodes.filter((n) => n.center).map((n) => n.id), ...focus]);
-  const anchors = new Set(labelled);
+  const anchors = neighbours ? new Set(labelled) : new Set<string>();
   const degree = new Map<string, number>();
   for (const e of edges) {
     degree.set(e.source, (degree.get(e.source) ?? 0) + 1);

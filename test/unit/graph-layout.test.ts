@@ -146,3 +146,17 @@ describe('labelledNodes', () => {
     expect(labelled.has('f1')).toBe(false);
   });
 });
+
+describe('labelledNodes without neighbours', () => {
+  it('keeps only the centres, the focus and the hubs (the paths view)', () => {
+    const nodes: LayoutNode[] = [{ id: 'a', type: 't', center: true }, { id: 'z', type: 't', center: true }];
+    const edges: LayoutEdge[] = [];
+    for (let i = 0; i < LABEL_ALL_NODES + 5; i++) {
+      nodes.push({ id: `m${i}`, type: 't' });
+      edges.push({ source: 'a', target: `m${i}`, label: 'r' }, { source: `m${i}`, target: 'z', label: 'r' });
+    }
+    const labelled = labelledNodes(nodes, edges, ['m3'], { neighbours: false, hubs: 2 });
+    expect([...labelled].sort()).toEqual(['a', 'm3', 'z']);
+    expect(labelledNodes(nodes, edges).size).toBe(nodes.length);
+  });
+});
