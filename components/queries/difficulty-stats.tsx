@@ -32,9 +32,10 @@ export function DifficultyStats({ baselines }: { baselines: BaselineDifficulty[]
         return (
           <figure key={b.run.id} className="space-y-2">
             <figcaption className="text-slate-600">{b.run.name} <span className="text-xs text-slate-500">(run of {fmtDate(b.run.createdAt)})</span></figcaption>
-            <div className="h-64 w-full" role="img" aria-label={`${b.run.name}: share of queries solved at Hit@1 and Hit@5, by split and origin`} data-testid={`${testId}-chart`}>
+            <div className="h-64 w-full" role="img" aria-label={`${b.run.name}: share of queries solved at Hit@1 and Hit@5, by split and origin`}
+              aria-describedby={`${testId}-table`} data-testid={`${testId}-chart`}>
               <ResponsiveContainer width="100%" height="100%">
-                <BarChart data={rows.map((r) => ({ label: r.label, hit1: 100 * r.hit1, hit5: 100 * r.hit5 }))} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+                <BarChart data={rows.map((r) => ({ label: r.label, hit1: 100 * r.hit1, hit5: 100 * r.hit5 }))} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
                   <CartesianGrid strokeDasharray="3 3" vertical={false} />
                   <XAxis dataKey="label" interval={0} fontSize={11} />
                   <YAxis fontSize={11} unit="%" domain={[0, 100]} />
@@ -45,7 +46,7 @@ export function DifficultyStats({ baselines }: { baselines: BaselineDifficulty[]
                 </BarChart>
               </ResponsiveContainer>
             </div>
-            <table className="w-full" data-testid={`${testId}-table`}>
+            <table id={`${testId}-table`} className="w-full" data-testid={`${testId}-table`}>
               <thead className="text-left text-slate-600">
                 <tr>
                   <th scope="col" className="py-1">Queries</th>
