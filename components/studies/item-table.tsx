@@ -34,7 +34,7 @@ export function ItemTable({ items, dimensions }: { items: ItemResult[]; dimensio
   };
   return (
     <div className="text-sm">
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full" data-testid="item-table">
           <thead className="text-left text-slate-600">
             <tr>
