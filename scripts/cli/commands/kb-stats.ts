@@ -10,7 +10,7 @@ export async function run(slug: string, opts: { json?: boolean }): Promise<void>
   report(!!opts.json, stats, () => [
     `${stats.slug}: ${n(stats.entities)} entities, ${n(stats.edges)} edges`,
     'Entity types:', ...stats.entityTypes.map((t) => `  ${t.name.padEnd(28)} ${n(t.count).padStart(12)}`),
-    'Relations:', ...stats.relations.map((r) => `  ${r.name.padEnd(28)} ${n(r.count).padStart(12)}`),
+    'Relations:', ...stats.relations.map((r) => `  ${`${r.name}${r.symmetric ? ' (symmetric)' : ''}`.padEnd(28)} ${n(r.count).padStart(12)}`),
     'Typed triples:', ...stats.triples.map((t) => `  ${`${t.source} -${t.relation}-> ${t.target}`.padEnd(60)} ${n(t.count).padStart(12)}`),
     'Degree distribution:', ...stats.degreeHistogram.map((b) => `  ${(b.min === b.max ? `${b.min}` : `${b.min}-${b.max}`).padEnd(16)} ${n(b.count).padStart(12)}`),
     'Hubs:', ...stats.hubs.map((h) => `  ${h.name.padEnd(40)} ${h.type.padEnd(20)} ${n(h.degree).padStart(10)}`),
