@@ -21,7 +21,7 @@ export interface GraphCanvasProps {
   layout?: CanvasLayout;
   /** Fixed positions by node id (the paths view lays its paths out itself). */
   positions?: ReadonlyMap<string, Point>;
-  /** `auto` draws with WebGL from WEBGL_MIN_ELEMENTS elements on, where the browser offers WebGL 2. */
+  /** `auto` draws with WebGL from WEBGL_MIN_ELEMENTS elements on, where the browser has hardware WebGL 2. */
   renderer?: 'auto' | 'canvas' | 'webgl';
   onSelect?: (nodeId: string) => void;
   onExpand?: (nodeId: string) => void;
@@ -37,15 +37,22 @@ export interface GraphCanvasProps {
 }
 
 /**
- * From this many elements on, Cytoscape's WebGL renderer draws the view (see docs/benchmarks.md, "Graph
- * frames"): the 2D canvas redraws every element on each pan and zoom frame.
+ * From this many elements on, a view is large: Cytoscape leaves its edges out while it is panned or zoomed,
+ * and draws it with its WebGL renderer where the browser has a hardware one (see docs/benchmarks.md, "Graph
+ * frames"): the 2D canvas redraws every element on each frame.
  */
 export const WEBGL_MIN_ELEMENTS = 1000;
 
-let webglChecked: boolean | undefined;
-function webglAvailable(): boolean {
-  webglChecked ??= typeof document !== 'undefined' && document.createElement('canvas').getContext('webgl2') !== null;
-  return webglChecked;
+let hardwareGl: boolean | undefined;
+/** Whether the browser offers WebGL 2 on a GPU; software GL (SwiftShader, llvmpipe) drew slower than the 2D canvas. */
+function hardwareWebgl(): boolean {
+  if (hardwareGl !== undefined) return hardwareGl;
+  const gl = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('webgl2');
+  if (!gl) return (hardwareGl = false);
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return (hardwareGl = !/swiftshader|llvmpipe|software/i.test(name));
 }
 
 /** Calls `done` once the frame after now is drawn: the 2D renderer says so; the WebGL one draws in the next animation frame and says nothing. */
@@ -59,7 +66,7 @@ function afterNextDraw(cy: Core, webgl: boolean, done: () => void) {
  * grouped by relation and type in the rings layout. The instance lives as long as the component (and its
  * renderer: crossing WEBGL_MIN_ELEMENTS starts a new one); new props update its elements in place and re-run
  * the layout. The time from an update to the first drawn frame is kept in `data-render-ms` (and as a
- * performance measure), the renderer in `data-renderer`.
+ * performance measure), the renderer in `data-renderer`, whether the view counts as large in `data-large`.
  */
 export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(
   { nodes, edges, layout = 'concentric', positions, renderer = 'auto', onSelect, onExpand, highlight, types, testId, className, label, describedBy },
@@ -72,7 +79,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))], [types, nodes]);
   const dark = usePrefersDark();
   const large = nodes.length + edges.length >= WEBGL_MIN_ELEMENTS;
-  const webgl = renderer === 'webgl' || (renderer === 'auto' && large && webglAvailable());
+  const webgl = renderer === 'webgl' || (renderer === 'auto' && large && hardwareWebgl());
 
   useImperativeHandle(ref, () => ({
     exportPng: () => cy?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
@@ -98,18 +105,14 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     const entity = (event: cytoscape.EventObject) => !event.target.hasClass('group');
     instance.on('tap', 'node', (event) => { if (entity(event)) handlers.current.onSelect?.(event.target.id()); });
     instance.on('dbltap', 'node', (event) => { if (entity(event)) handlers.current.onExpand?.(event.target.id()); });
-    // A hovered node shows its name and its edges' labels; a hovered edge its label.
-    instance.on('mouseover', 'node', (event) => event.target.union(event.target.connectedEdges()).addClass('hover'));
-    instance.on('mouseover', 'edge', (event) => event.target.addClass('hover'));
-    instance.on('mouseout', 'node', (event) => {
-      event.target.removeClass('hover');
-      event.target.connectedEdges().not(instance.nodes('.hover').connectedEdges()).removeClass('hover');
-    });
-    instance.on('mouseout', 'edge', (event) => { if (event.target.connectedNodes('.hover').empty()) event.target.removeClass('hover'); });
+    // A hovered node shows its name, a hovered edge its label.
+    instance.on('mouseover', 'node, edge', (event) => event.target.addClass('hover'));
+    instance.on('mouseout', 'node, edge', (event) => event.target.removeClass('hover'));
     // The selected node's neighbours show their labels too.
     instance.on('select', 'node', (event) => event.target.closedNeighborhood('node').addClass('focus'));
     instance.on('unselect', 'node', () => instance.nodes('.focus').removeClass('focus'));
     el.setAttribute('data-renderer', webgl ? 'webgl' : 'canvas');
+    el.setAttribute('data-large', String(large));
     setCy(instance);
     return () => {
       setCy(null);

@@ -120,3 +120,42 @@ test('on a large view, hovering a node whose name is hidden shows it', async ({ 
   await page.mouse.move(box.x + 2, box.y + 2);
   await expect.poll(async () => (await drawnNodes(canvas)).find((n) => n.id === target.id)!.labelShown).toBe(false);
 });
+
+test('a view of 1,000 elements or more is large (WebGL on a GPU, software GL keeps the 2D canvas), and a node is picked by clicking it', async ({ page }) => {
+  const brand = byName('Trailmark');
+  const degree = new Map<string, number>();
+  for (const e of catalogue.edges) for (const end of [e.source, e.target]) degree.set(end, (degree.get(end) ?? 0) + 1);
+  const degreeOf = new Map(catalogue.entities.map((e) => [e.name, degree.get(e.externalId) ?? 0]));
+  await signIn(page, ANNOTATOR);
+  const view = `/kb/${PUBLIC_KB.slug}/graph?entity=${await entityId(page, brand.externalId)}&hops=2`;
+  await page.goto(view);
+  const canvas = page.getByTestId('graph-canvas');
+  await drawn(canvas);
+  expect(Number(await canvas.getAttribute('data-elements'))).toBeLessThan(1000);
+  await expect(canvas).toHaveAttribute('data-large', 'false');
+  await expect(canvas).toHaveAttribute('data-renderer', 'canvas');
+
+  // Expanding the view's best-connected entities (colours, materials) takes it past 1,000 elements.
+  const hubs = (await drawnNodes(canvas)).filter((n) => /^\d+$/.test(n.id))
+    .sort((a, b) => (degreeOf.get(b.label) ?? 0) - (degreeOf.get(a.label) ?? 0)).slice(0, 10);
+  await page.goto(`${view}&${hubs.map((h) => `expand=${h.id}`).join('&')}`);
+  await expect(canvas).toHaveAttribute('data-large', 'true');
+  await drawn(canvas);
+  expect(Number(await canvas.getAttribute('data-elements'))).toBeGreaterThanOrEqual(1000);
+  // The test browser's WebGL is SwiftShader, software: the 2D canvas stays (see docs/benchmarks.md).
+  const gl = await page.evaluate(() => {
+    const c = document.createElement('canvas').getContext('webgl2');
+    const info = c?.getExtension('WEBGL_debug_renderer_info');
+    return c && info ? String(c.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  });
+  await expect(canvas).toHaveAttribute('data-renderer', /swiftshader|llvmpipe|software/i.test(gl) || gl === '' ? 'canvas' : 'webgl');
+
+  // Clicking a drawn entity selects it in the side panel.
+  const box = (await canvas.boundingBox())!;
+  const nodes = (await drawnNodes(canvas)).filter((n) => /^\d+$/.test(n.id)
+    && n.renderedX > 20 && n.renderedX < box.width - 20 && n.renderedY > 20 && n.renderedY < box.height - 20);
+  const target = nodes[Math.floor(nodes.length / 2)]!;
+  await page.mouse.click(box.x + target.renderedX, box.y + target.renderedY);
+  await expect.poll(() => new URL(page.url()).searchParams.get('selected')).toBe(target.id);
+  await expect(page.getByTestId('graph-selected-name')).toHaveText(target.label);
+});
