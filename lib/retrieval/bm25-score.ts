@@ -166,12 +166,14 @@ const better = (a: Scored, b: Scored) => a.score > b.score || (a.score === b.sco
  * `rank` sees each query's terms and the work arrays; what it leaves in `scores` it must clear.
  */
 async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[],
-  rank: (terms: QueryTerms, lengths: Lengths, norm: Float64Array) => T): Promise<T[]> {
+  rank: (terms: QueryTerms, lengths: Lengths, norm: Float64Array) => T, known?: KnownTerms): Promise<T[]> {
   const queries = texts.map((text) => [...new Set(analyse(text, index.analyzer))]);
   const words = [...new Set(queries.flat())];
-  const { rows: terms } = words.length
-    ? await db.query<{ id: number; term: string; df: number }>('SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words])
-    : { rows: [] };
+  const { rows: terms } = known
+    ? { rows: words.flatMap((term) => { const t = known.get(term); return t ? [{ term, id: t.id, df: t.df }] : []; }) }
+    : words.length
+      ? await db.query<{ id: number; term: string; df: number }>('SELECT id, term, df FROM bm25_term WHERE index_id = $1 AND term = ANY($2::text[])', [index.id, words])
+      : { rows: [] };
   const byWord = new Map(terms.map((t) => [t.term, t]));
   const lengths = await documentLengths(db, index);
   const postings = await postingsOf(db, index, terms.map((t) => t.id), lengths);
@@ -183,9 +185,15 @@ async function accumulate<T>(db: Queryable, index: Bm25Index, params: Bm25Params
   }).sort((a, b) => a.p.entities.length - b.p.entities.length), lengths, norm));
 }
 
-/** For each text, the top `depth` entities by BM25 with their scores, best first, ties to the lower entity id. */
-export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number): Promise<Scored[][]> {
-  return accumulate(db, index, params, texts, (terms, lengths, norm) => topScores(terms, lengths, norm, depth).top);
+/** The index's terms among a query's words, already read (search reads them for its own use): a word missing is in no document. */
+export type KnownTerms = ReadonlyMap<string, { id: number; df: number }>;
+
+/**
+ * For each text, the top `depth` entities by BM25 with their scores, best first, ties to the lower entity id.
+ * `known`: the texts' terms, when the caller has read them.
+ */
+export async function scoreBm25(db: Queryable, index: Bm25Index, params: Bm25Params, texts: string[], depth: number, known?: KnownTerms): Promise<Scored[][]> {
+  return accumulate(db, index, params, texts, (terms, lengths, norm) => topScores(terms, lengths, norm, depth).top, known);
 }
 
 /**
@@ -336,8 +344,8 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
 }
 
 /** Every entity sharing a word with the text and its score, in no order: the whole ranking, for a query with few postings. */
-export async function scoreEvery(db: Queryable, index: Bm25Index, params: Bm25Params, text: string): Promise<Scored[]> {
+export async function scoreEvery(db: Queryable, index: Bm25Index, params: Bm25Params, text: string, known?: KnownTerms): Promise<Scored[]> {
   const [all] = await accumulate(db, index, params, [text], (terms, lengths, norm) => scoreAll(terms, lengths, norm,
-    (scores, touched, count, first) => Array.from(touched.subarray(0, count), (slot) => ({ entityId: slot + first, score: scores[slot]! }))));
+    (scores, touched, count, first) => Array.from(touched.subarray(0, count), (slot) => ({ entityId: slot + first, score: scores[slot]! }))), known);
   return all!;
 }

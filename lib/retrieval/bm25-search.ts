@@ -269,9 +269,9 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     const text = query.words.join(' ');
     let rows: Scored[];
     if (broad) {
-      [rows] = (await scoreBm25(db, index, BM25_DEFAULTS, [text], typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH))) as [Scored[]];
+      [rows] = (await scoreBm25(db, index, BM25_DEFAULTS, [text], typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH), known)) as [Scored[]];
     } else {
-      const all = (await scoreEvery(db, index, BM25_DEFAULTS, text)).sort(byRank);
+      const all = (await scoreEvery(db, index, BM25_DEFAULTS, text, known)).sort(byRank);
       rows = typeIds ? all : cutAtRank(all, depth + BROAD_DEPTH);
       if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(all.length)}::int AS n)`);
     }
