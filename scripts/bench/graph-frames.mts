@@ -50,7 +50,8 @@ async function recordFrames(page: Page): Promise<() => Promise<Frames>> {
     const w = window as unknown as { frames_: number[]; stop_: boolean };
     w.frames_ = [];
     w.stop_ = false;
-    const tick = (now: number) => { w.frames_.push(now); if (!w.stop_) requestAnimationFrame(tick); };
+    // performance.now(), not the callback's frame timestamp, which Chromium repeats after a long frame.
+    const tick = () => { w.frames_.push(performance.now()); if (!w.stop_) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   });
   return () => page.evaluate(() => {
