@@ -1,5 +1,5 @@
 import { expect, request as playwrightRequest, type Locator, type Page, type Response } from '@playwright/test';
-import { ADMIN, ANNOTATOR, BASE_URL, CURATOR, PRIVATE_KB, PUBLIC_KB, RATER, apiSignIn, signIn, uniqueEmail, waitForHydration, test } from './fixtures';
+import { ADMIN, ANNOTATOR, BASE_URL, CURATOR, PRIVATE_KB, PUBLIC_KB, RATER, apiSignIn, signIn, uniqueEmail, waitForHydration, test, expectConsole } from './fixtures';
 
 /**
  * The access panel of a knowledge base page: visibility and members, for admins and the knowledge
@@ -154,6 +154,8 @@ test('an admin adds the annotator to the private knowledge base, who then sees i
 });
 
 test('adding an unknown email shows an error in the panel and changes nothing', async ({ page }) => {
+  // The browser logs the refused request; the panel's message is what the test checks.
+  expectConsole(/Failed to load resource: the server responded with a status of 404/);
   const nobody = uniqueEmail('nobody');
   await signIn(page, ADMIN);
   await openKbFromList(page, PRIVATE_KB);

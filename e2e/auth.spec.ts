@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { encode } from 'next-auth/jwt';
 import { expect, type Page } from '@playwright/test';
-import { ADMIN, ANNOTATOR, CURATOR, TEST_PASSWORD, apiSignIn, signIn, submitLogin, uniqueEmail, waitForHydration, test } from './fixtures';
+import { ADMIN, ANNOTATOR, CURATOR, TEST_PASSWORD, apiSignIn, signIn, submitLogin, uniqueEmail, waitForHydration, test, expectConsole } from './fixtures';
 
 /** Submits the form and waits for next-auth's answer, so consecutive attempts do not overlap. */
 async function attemptLogin(page: Page, email: string, password: string): Promise<void> {
@@ -14,6 +14,8 @@ async function attemptLogin(page: Page, email: string, password: string): Promis
 }
 
 test('a wrong password shows an error and stays on the sign-in page', async ({ page }) => {
+  // The browser logs the refused sign-in; the form's message is what the test checks.
+  expectConsole(/Failed to load resource: the server responded with a status of 401/);
   await page.goto('/login');
   await attemptLogin(page, ANNOTATOR, 'not-the-password');
   await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong email or password');
@@ -44,6 +46,8 @@ test('removing the session cookie signs the user out, and signing in again retur
 });
 
 test('five failed sign-ins on one account from one address answer 429, whatever the client says its address is', async ({ page, request, playwright, baseURL }) => {
+  // The browser logs each refused sign-in.
+  expectConsole(/Failed to load resource: the server responded with a status of (401|429)/);
   // A fresh user, so the limit of this test does not touch the demo accounts.
   await apiSignIn(request, ADMIN);
   const email = uniqueEmail('throttled');

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
+import { ADMIN, ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test, expectConsole } from './fixtures';
 import { GEAR_ENTITIES, importGearKb, unzip } from './gear-kb';
 
 /**
@@ -78,6 +78,8 @@ test('a curator creates a campaign through the form and lands on its page', asyn
 });
 
 test('a seed list with an unknown id is refused with the problem and its line, and nothing is created', async ({ page }) => {
+  // The browser logs the refused request; the form's message is what the test checks.
+  expectConsole(/Failed to load resource: the server responded with a status of 400/);
   const name = uniqueName('ui-list');
   await signIn(page, CURATOR);
   await openNewCampaignForm(page);

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { buildDemoCatalogue } from '../lib/demo/catalogue';
-import { ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test } from './fixtures';
+import { ANNOTATOR, apiSignIn, CURATOR, PUBLIC_KB, signIn, waitForHydration, test, expectConsole } from './fixtures';
 
 /**
  * The annotator's workspace in the browser, on the demo catalogue: the leak warning as the query is typed,
@@ -56,6 +56,8 @@ async function selectInField(page: Page, documentTestId: string, field: string, 
 }
 
 test('an annotator writes a query without the seed’s name, builds its requirements, judges the candidates and submits', async ({ page, context, playwright, baseURL }) => {
+  // The test takes the device offline: the browser logs the save that could not be sent.
+  expectConsole(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/);
   const brand = byName('Lumenhaus');
   const products = catalogue.edges.filter((e) => e.relation === 'has_brand' && e.target === brand.externalId).map((e) => e.source);
   expect(products.length).toBeGreaterThan(3);
@@ -205,6 +207,9 @@ test('an annotator writes a query without the seed’s name, builds its requirem
 });
 
 test('a draft saved elsewhere while this device was offline is offered against the local text', async ({ page, context, playwright, baseURL }) => {
+  // Offline, then a save that meets a newer draft: the browser logs both; the offer is what the test checks.
+  expectConsole(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/);
+  expectConsole(/Failed to load resource: the server responded with a status of 409/);
   const curator = await signedIn(playwright, baseURL, CURATOR);
   const annotator = await signedIn(playwright, baseURL, ANNOTATOR);
   const { assignmentId, workPage } = await claimedSeed(curator, annotator, 'Coppervale', 'warn');

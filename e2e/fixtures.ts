@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type Locator, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 
 export const E2E_PORT = 3210;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -93,11 +93,63 @@ export async function apiContext(playwright: PlaywrightWorkerArgs['playwright'],
   return request;
 }
 
+/** Messages a test has said it causes on purpose (see `expectConsole`); emptied before every test. */
+const expectedConsole: RegExp[] = [];
+
 /**
- * `test` whose page fails the test on any Content-Security-Policy violation: those Chromium logs to the console,
- * and those the page's `securitypolicyviolation` event reports (also for reports the console leaves out).
+ * Declares a console message the current test causes on purpose, such as Chromium's "Failed to load resource"
+ * line for a page the test opens to see it answer 404; any other error or warning still fails the test.
  */
-export const test = base.extend({
+export function expectConsole(pattern: RegExp): void {
+  expectedConsole.push(pattern);
+}
+
+/**
+ * Records the browser's errors and warnings in every page of a context: console messages and uncaught errors.
+ * Left out: Chromium's "Failed to load resource" line for a page the test navigated to that answered 4xx/5xx,
+ * which the test sees (and checks) in the navigation's response; the same line for anything else counts.
+ */
+function watchContext(context: BrowserContext, problems: string[]): void {
+  const failedPages = new Set<string>();
+  context.on('response', (res) => {
+    if (res.status() >= 400 && res.request().isNavigationRequest() && !res.frame().parentFrame()) failedPages.add(res.url());
+  });
+  context.on('console', (msg) => {
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    const text = msg.text();
+    const at = msg.location().url || msg.page()?.url() || '';
+    if (text.startsWith('Failed to load resource') && failedPages.has(at)) return;
+    if (expectedConsole.some((p) => p.test(text))) return;
+    problems.push(`console ${msg.type()} on ${at}: ${text}`);
+  });
+  context.on('weberror', (err) => problems.push(`uncaught error on ${err.page()?.url() ?? ''}: ${err.error().message}`));
+}
+
+/**
+ * `test` that fails on any error or warning the browser logs (console errors and warnings, uncaught errors) in
+ * any page of the test, its own `page` and those of contexts it opens itself; and on any Content-Security-Policy
+ * violation: those Chromium logs to the console, and those the page's `securitypolicyviolation` event reports
+ * (also for reports the console leaves out).
+ */
+export const test = base.extend<{ consoleProblems: void }>({
+  consoleProblems: [async ({ context, browser }, use) => {
+    expectedConsole.length = 0;
+    const problems: string[] = [];
+    watchContext(context, problems);
+    // Contexts the test opens itself (another user, another viewport) are watched too.
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const made = await newContext(options);
+      watchContext(made, problems);
+      return made;
+    };
+    try {
+      await use();
+    } finally {
+      browser.newContext = newContext;
+    }
+    expect(problems, 'errors and warnings in the browser console').toEqual([]);
+  }, { auto: true }],
   page: async ({ page }, use) => {
     const violations: string[] = [];
     await page.exposeFunction('__skbCspViolation', (v: string) => violations.push(v));
@@ -114,3 +166,5 @@ export const test = base.extend({
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
 });
+
+export { expect };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test } from './fixtures';
+import { CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test, expectConsole } from './fixtures';
 import { unzip } from './gear-kb';
 
 /**
@@ -99,6 +99,9 @@ function tableRows(page: Page, testId: string): Promise<string[][]> {
 }
 
 test('a curator imports a STaRK query set, reads its statistics, releases it, scores a run and edits a query', async ({ page }) => {
+  // Refusals the test provokes (a bad file, a release with nothing new, an edit of an outdated version): the browser
+  // logs each; the page's messages are what the test checks.
+  expectConsole(/Failed to load resource: the server responded with a status of (400|409)/);
   test.setTimeout(120_000);
   const slug = uniqueName('outdoor');
   const setName = uniqueName('outdoor-qa');

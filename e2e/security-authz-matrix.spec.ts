@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { can } from '../lib/auth/roles';
 import { fillPattern, loadRouteTable, paramKind, type ApiRoute, type Method, type RouteMethod } from './route-table';
 import {

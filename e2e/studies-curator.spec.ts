@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test } from './fixtures';
+import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, waitForHydration, test, expectConsole } from './fixtures';
 
 /**
  * The curator's study pages: a study built through the form over the demo query set and a release of it (mixed
@@ -84,6 +84,8 @@ async function rate(request: APIRequestContext, token: string, who: 'first' | 's
 }
 
 test('a curator builds a study through the form, hands out links and reads its results and downloads', async ({ page, context, playwright }) => {
+  // The browser logs the key the server refuses; the message at its dimension is what the test checks.
+  expectConsole(/Failed to load resource: the server responded with a status of 400/);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const name = uniqueName('ui-study');
   await signIn(page, CURATOR);

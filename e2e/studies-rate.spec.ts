@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, test } from './fixtures';
+import { apiSignIn, CURATOR, PUBLIC_KB, RATER, signIn, test, expectConsole } from './fixtures';
 
 /**
  * The participant's rating screen: anonymous participants through the study link and a personal link, and a
@@ -77,6 +77,8 @@ interface Results {
 }
 
 test('anonymous participants rate by keyboard through both kinds of link, stop, resume and finish; answers are stored once', async ({ playwright, browser, baseURL }) => {
+  // Unknown links (404) and changes after finishing (409) are refused on purpose; the browser logs each refusal.
+  expectConsole(/Failed to load resource: the server responded with a status of (404|409)/);
   test.setTimeout(150_000);
   const curator = await context(playwright, baseURL, CURATOR);
   const name = `rate-ui-${Date.now().toString(36)}`;

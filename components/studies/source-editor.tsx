@@ -29,7 +29,7 @@ export function SourceEditor({ value, onChange, options, errors }: {
         return (
           <fieldset key={s.uid} className="flex flex-wrap items-end gap-3 rounded border border-slate-200 p-3" data-testid="source-row">
             <legend className="px-1 text-slate-600">Source {i + 1}</legend>
-            <div className="flex flex-col gap-1">
+            <div className="flex min-w-0 max-w-full flex-col gap-1">
               <label htmlFor={`${id}-set`}>Query set</label>
               <select id={`${id}-set`} value={s.querySet} aria-invalid={!!rowError} className={INPUT}
                 onChange={(e) => update(s.uid, { querySet: e.target.value, release: '' })}>
@@ -37,7 +37,7 @@ export function SourceEditor({ value, onChange, options, errors }: {
                 {options.sets.map((set) => <option key={set.id} value={set.name}>{set.name} ({fmtCount(set.queries)} queries)</option>)}
               </select>
             </div>
-            <div className="flex flex-col gap-1">
+            <div className="flex min-w-0 max-w-full flex-col gap-1">
               <label htmlFor={`${id}-release`}>Version</label>
               <select id={`${id}-release`} value={s.release} disabled={!s.querySet} className={INPUT}
                 onChange={(e) => update(s.uid, { release: e.target.value })}>
