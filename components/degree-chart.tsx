@@ -16,7 +16,7 @@ export function DegreeChart({ buckets }: { buckets: Bucket[] }) {
   const data = buckets.map((b) => ({ range: label(b), entities: b.count }));
   return (
     <ChartFrame label="Degree distribution: entities per range of edges" testId="degree-chart"
-      table={{ columns: ['Edges per entity', 'Entities'], rows: data.map((d) => ({ key: d.range, cells: [d.range, d.entities] })) }}>
+      table={{ columns: ['Edges', 'Entities'], rows: data.map((d) => ({ key: d.range, cells: [d.range, d.entities] })) }}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 24, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
