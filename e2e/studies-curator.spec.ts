@@ -184,7 +184,8 @@ test('a curator builds a study through the form, hands out links and reads its r
   await expect(sources.getByRole('row', { name: `${releaseSource} 3` })).toBeVisible();
 
   // Closing and opening again.
-  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  await page.getByRole('button', { name: 'Close study', exact: true }).click();
+  await page.getByTestId('close-confirm').getByRole('button', { name: 'Close study' }).click();
   await expect(page.getByTestId('study-status')).toContainText('CLOSED');
   await page.getByRole('button', { name: 'Reopen' }).click();
   await expect(page.getByTestId('study-status')).toContainText('taking answers');

@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import type { AssignmentView } from '@/lib/authoring/assignments';
 import type { CampaignDetail, OwnAssignment } from '@/lib/authoring/campaign-detail';
 import type { ReviewQueueItem } from '@/lib/authoring/review';
@@ -11,6 +10,7 @@ import { requestJson, setPage } from '../queries/api';
 import { plural } from '@/lib/format/plural';
 import { fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
+import { CloseWithConfirm } from '../close-confirm';
 import { campaignApi, reviewPage, workPage } from './api';
 import { CampaignDashboard } from './campaign-dashboard';
 import { StatusBadge } from './status-badge';
@@ -86,14 +86,11 @@ function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKey(c.id) }),
   });
   const waiting = queue.data?.items.length;
-  const [confirmClose, setConfirmClose] = useState(false);
   return (
     <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
       {c.status === 'OPEN' ? (
-        <button type="button" disabled={setStatus.isPending || confirmClose} onClick={() => setConfirmClose(true)}
-          className="rounded border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60">
-          Close campaign
-        </button>
+        <CloseWithConfirm label="Close campaign" keepLabel="Keep it open" pending={setStatus.isPending} onConfirm={() => setStatus.mutate('CLOSED')}
+          question="Close this campaign? No seed will be handed out any more; work already leased can still be finished and reviewed, and you can open it again." />
       ) : (
         <button type="button" className={BUTTON} disabled={setStatus.isPending} onClick={() => setStatus.mutate('OPEN')}>Open</button>
       )}
@@ -103,16 +100,6 @@ function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
       <Link href={reviewPage(c.kbSlug, c.id)} className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-blue-700 hover:bg-blue-50" data-testid="review-link">
         Review{waiting === undefined ? '' : ` (${waiting} waiting)`}
       </Link>
-      {confirmClose && (
-        <div role="alertdialog" aria-labelledby="close-campaign-question" className="w-full space-y-2 rounded border border-red-200 bg-red-50 p-3" data-testid="close-confirm">
-          <p id="close-campaign-question">Close this campaign? No seed will be handed out any more; work already leased can still be finished and reviewed, and you can open it again.</p>
-          <div className="flex gap-2">
-            <button type="button" onClick={() => { setConfirmClose(false); setStatus.mutate('CLOSED'); }}
-              className="rounded bg-red-700 px-3 py-1 font-medium text-white hover:bg-red-800">Close campaign</button>
-            <button type="button" autoFocus onClick={() => setConfirmClose(false)} className="rounded border border-slate-300 bg-white px-3 py-1 hover:bg-slate-50">Keep it open</button>
-          </div>
-        </div>
-      )}
       {setStatus.error && <p role="alert" className="w-full text-red-700">{setStatus.error.message}</p>}
       {queue.error && <p role="alert" className="w-full text-red-700">Could not load the review queue: {queue.error.message}</p>}
     </div>

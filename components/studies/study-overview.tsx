@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { StudyDetail } from '@/lib/studies/admin';
+import { CloseWithConfirm } from '../close-confirm';
 import { Panel } from '../panel';
 import { requestJson } from '../queries/api';
 import { fmtCount, fmtDate } from '../queries/format';
@@ -39,7 +40,8 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
       <div className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <StudyStatus study={s} testId="study-status" />
         {s.status === 'OPEN' ? (
-          <button type="button" className={BUTTON} disabled={setStatus.isPending} onClick={() => setStatus.mutate('CLOSED')}>Close</button>
+          <CloseWithConfirm label="Close study" keepLabel="Keep it open" pending={setStatus.isPending} onConfirm={() => setStatus.mutate('CLOSED')}
+            question="Close this study? No answer will be taken any more; what has been rated stays, and you can reopen it." />
         ) : (
           <button type="button" className={BUTTON} disabled={setStatus.isPending} onClick={() => setStatus.mutate('OPEN')}>{s.status === 'CLOSED' ? 'Reopen' : 'Open'}</button>
         )}
