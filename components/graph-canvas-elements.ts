@@ -1,11 +1,11 @@
 import type { Core, ElementDefinition, LayoutOptions, NodeSingular, StylesheetJson } from 'cytoscape';
-import { groupedPositions, groupLabel, groupNodes, labelledNodes, reach, type Point } from '@/lib/kb/graph-layout';
+import { GRAPH_LAYOUTS, groupedPositions, groupLabel, groupNodes, labelledNodes, reach, type GraphLayoutName, type Point } from '@/lib/kb/graph-layout';
 import { typeColour } from '@/lib/kb/type-colours';
 
 export interface CanvasNode { id: string; label: string; type: string; center?: boolean; stub?: boolean }
 export interface CanvasEdge { id: string; source: string; target: string; label: string }
-export type CanvasLayout = 'concentric' | 'cose' | 'breadthfirst';
-export const CANVAS_LAYOUTS: readonly CanvasLayout[] = ['concentric', 'cose', 'breadthfirst'];
+export type CanvasLayout = GraphLayoutName;
+export const CANVAS_LAYOUTS: readonly CanvasLayout[] = GRAPH_LAYOUTS;
 
 const STUB_COLOUR = '#cbd5e1';
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../db/transaction';
 import { idTextSchema, type TextProblem } from '../input';
+import { GRAPH_LAYOUTS } from './graph-layout';
 import { MAX_ELEMENTS, MAX_HOPS } from './neighbourhood';
 import { MAX_PATH_HOPS } from './paths';
 
@@ -20,9 +21,6 @@ export const graphQuerySchema = z.object({
   dir: z.enum(['both', 'out', 'in']).default('both'),
   budget: z.coerce.number().int().min(1).max(MAX_ELEMENTS).default(MAX_ELEMENTS),
 });
-
-/** How the graph page lays a view out (the canvas's layouts). */
-export const GRAPH_LAYOUTS = ['concentric', 'cose', 'breadthfirst'] as const;
 
 /** The graph page: no entity yet is the hub list; the layout, selection and expanded nodes are the page's own. */
 export const graphPageSchema = graphQuerySchema.extend({

@@ -3,6 +3,10 @@
  * relation and type on rings around the centre, paths laid out left to right, and which nodes carry a label.
  */
 
+/** The layouts a graph view can be drawn with: the page's address, saved views and the canvas share this list. */
+export const GRAPH_LAYOUTS = ['concentric', 'cose', 'breadthfirst'] as const;
+export type GraphLayoutName = (typeof GRAPH_LAYOUTS)[number];
+
 export interface LayoutNode { id: string; type: string; center?: boolean; stub?: boolean }
 export interface LayoutEdge { source: string; target: string; label: string }
 export interface Point { x: number; y: number }
