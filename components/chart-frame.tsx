@@ -20,7 +20,7 @@ export function ChartFrame({ label, table, testId, className = 'h-64', children 
       <div className={`${className} w-full`} role="img" aria-label={label}>{children}</div>
       <details className="mt-1 text-xs text-slate-700" data-testid={testId && `${testId}-data`}>
         <summary className="cursor-pointer select-none">Data table</summary>
-        <div className="relative overflow-x-auto">
+        <div className="table-scroll">
           <table className="mt-1 w-full">
             <caption className="sr-only">{label}</caption>
             <thead>

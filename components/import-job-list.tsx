@@ -21,7 +21,7 @@ export function ImportJobList() {
       {jobs.error && <p role="alert" className="text-red-700">{jobs.error.message}</p>}
       {jobs.data?.jobs.length === 0 && <p className="text-slate-500">No imports yet.</p>}
       {!!jobs.data?.jobs.length && (
-        <div className="relative overflow-x-auto">
+        <div className="table-scroll">
           <table className="w-full" data-testid="import-job-list">
             <thead className="text-left text-slate-600">
               <tr><th className="py-1">Job</th><th>Knowledge base</th><th>Format</th><th>Status</th><th>Started</th><th>By</th></tr>

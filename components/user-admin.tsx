@@ -22,7 +22,7 @@ export function UserAdmin({ currentUserId }: { currentUserId: number }) {
   return (
     <div className="space-y-6">
       {change.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{change.error.message}</p>}
-      <div className="relative overflow-x-auto">
+      <div className="table-scroll">
         <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="user-table">
           <thead className="bg-slate-50 text-left text-slate-600">
             <tr>

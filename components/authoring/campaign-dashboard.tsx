@@ -51,7 +51,7 @@ export function CampaignDashboard({ campaignId }: { campaignId: number }) {
       ) : (
         <div className="space-y-4">
           <Panel title="Per annotator">
-            <div className="relative overflow-x-auto">
+            <div className="table-scroll">
               <table className="w-full text-sm" data-testid="annotator-stats">
                 <thead className="text-left text-slate-600">
                   <tr>

@@ -10,7 +10,7 @@ export function CampaignList({ slug, items }: { slug: string; items: CampaignSum
   if (!items.length) return <p className="text-sm text-slate-500">No campaign yet.</p>;
   const count = (n: number) => <td className="text-right tabular-nums">{fmtCount(n)}</td>;
   return (
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full rounded-lg bg-white text-sm" data-testid="campaign-list">
         <thead className="text-left text-slate-600">
           <tr>

@@ -52,7 +52,7 @@ export function EntityDecisions({ slug, entities, work, decisions, onChange, nam
   if (!entities.length) return <p className="text-sm text-slate-500">No annotator chose an answer besides the seed.</p>;
   const evidenceOf = new Map(work.map((w) => [w.annotatorId, new Map(w.relevant.map((r) => [r.entityId, r.evidence as Evidence[]]))]));
   return (
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full text-sm" data-testid="entity-decisions">
         <thead className="text-left text-slate-600">
           <tr>

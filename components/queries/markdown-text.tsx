@@ -13,7 +13,7 @@ const components: Components = {
   h4: (p) => <h6 className="font-medium" {...strip(p)} />,
   ul: (p) => <ul className="list-disc space-y-1 pl-5" {...strip(p)} />,
   ol: (p) => <ol className="list-decimal space-y-1 pl-5" {...strip(p)} />,
-  table: (p) => <div className="relative overflow-x-auto"><table className="w-full" {...strip(p)} /></div>,
+  table: (p) => <div className="table-scroll"><table className="w-full" {...strip(p)} /></div>,
   thead: (p) => <thead className="text-left text-slate-600" {...strip(p)} />,
   tr: (p) => <tr className="border-t border-slate-100" {...strip(p)} />,
   th: ({ style, ...p }) => <th scope="col" className={`py-1 pr-3 ${style?.textAlign === 'right' ? 'text-right' : ''}`} {...strip(p)} />,

@@ -56,7 +56,7 @@ export function QueryDetailView({ slug, name, initial, canEdit, children }: Prop
       </div>
       <div className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-medium">Revisions</h2>
-        <div className="relative overflow-x-auto">
+        <div className="table-scroll">
           <table className="w-full" data-testid="query-revisions">
             <thead className="text-left text-slate-600">
               <tr>

@@ -63,7 +63,7 @@ export function QueryStats({ slug, name, params, setParams }: Props) {
       {data && charted && (
         <>
           <Panel title="Queries and answers" note="As in Table 3 of the STaRK paper; the share is of all queries of the set.">
-            <div className="relative overflow-x-auto">
+            <div className="table-scroll">
               <table className="w-full" data-testid="stats-table">
                 <thead className="text-left text-slate-600">
                   <tr>
@@ -88,7 +88,7 @@ export function QueryStats({ slug, name, params, setParams }: Props) {
             </p>
           </Panel>
           <Panel title="Lexical diversity" note="As in Table 4 of the STaRK paper: over the words of all queries (lower-cased, NFKC); entropy in bits of the word frequencies.">
-            <div className="relative overflow-x-auto">
+            <div className="table-scroll">
               <table className="w-full" data-testid="lexical-table">
                 <thead className="text-left text-slate-600">
                   <tr><th scope="col" className="py-1">Split</th><Num>Words</Num><Num>Distinct words</Num><Num>Entropy (bits)</Num><Num>Type-token ratio</Num></tr>

@@ -36,7 +36,7 @@ export function ReleasePanel({ slug, name, canManage, params, setParams }: Props
       {releases.data && (items.length === 0
         ? <p className="text-slate-500">No release yet.</p>
         : (
-          <div className="relative overflow-x-auto">
+          <div className="table-scroll">
             <table className="w-full" data-testid="release-table">
               <thead className="text-left text-slate-600">
                 <tr><th scope="col" className="py-1">Release</th><th scope="col">Name</th><th scope="col">Made</th><th scope="col" className="text-right">Queries</th><th scope="col" className="pl-4">Content hash</th></tr>
@@ -135,7 +135,7 @@ function ReleaseDiffView({ slug, name, releases, params, setParams }: Omit<Props
             {' '}{fmtCount(d.unchanged)} unchanged.
           </p>
           {d.items.length > 0 && (
-            <div className="relative overflow-x-auto">
+            <div className="table-scroll">
               <table className="w-full">
                 <thead className="text-left text-slate-600">
                   <tr><th scope="col" className="py-1">Query</th><th scope="col">Change</th><th scope="col">Text</th><th scope="col">Answers added</th><th scope="col">Answers removed</th></tr>

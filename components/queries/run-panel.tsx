@@ -139,7 +139,7 @@ function BaselineForm({ slug, name, running, onStarted }: { slug: string; name: 
 function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunSummary[] }) {
   return (
     // Every metric fits beside the run at a laptop's width (1,366 px): when it was made goes under its name, not in a column of its own.
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full text-sm" data-testid="run-table">
         <thead className="text-left text-slate-600">
           <tr>

@@ -69,7 +69,7 @@ function MeansTable({ url, overall, bySplit }: { url: string; overall: MetricMea
     <div className="mt-3 space-y-2">
       <GroupBySelect id="run-group-by" value={by} keys={grouping.data?.grouping.keys ?? []} onChange={(next) => setParams({ groupBy: next === 'split' ? null : next })} />
       {grouping.error && <p role="alert" className="text-red-700">{grouping.error.message}</p>}
-      <div aria-busy={grouping.isFetching} className="relative overflow-x-auto">
+      <div aria-busy={grouping.isFetching} className="table-scroll">
         <table className="w-full" data-testid="run-summary">
           <thead className="text-left text-slate-600">
             <tr>
@@ -134,7 +134,7 @@ function RunQueries({ slug, name, runId, splits }: { slug: string; name: string;
       </div>
       {error && <p role="alert" className="text-red-700">{error.message}</p>}
       {data && (
-        <div aria-busy={isFetching} className={`relative overflow-x-auto ${isFetching ? 'opacity-60' : ''}`}>
+        <div aria-busy={isFetching} className={`table-scroll ${isFetching ? 'opacity-60' : ''}`}>
           <table className="w-full" data-testid="run-queries">
             <thead className="text-left text-slate-600">
               <tr>

@@ -6,7 +6,7 @@ import { fmtShare, fmtStat } from './result-format';
 export function AgreementTable({ dimensions }: { dimensions: DimensionResult[] }) {
   return (
     <div className="space-y-2 text-sm">
-      <div className="relative overflow-x-auto">
+      <div className="table-scroll">
         <table className="w-full" data-testid="agreement-table">
           <thead className="text-left text-slate-600">
             <tr>

@@ -16,7 +16,7 @@ export function DimensionPanel({ result: d, dimension, aside }: { result: Dimens
         <div className="space-y-2" data-testid={`dimension-${d.key}`}>
           {dimension?.question && <p className="text-sm text-slate-600">{dimension.question}</p>}
           <DistributionChart dimension={d} anchors={anchors} />
-          <div className="relative overflow-x-auto">
+          <div className="table-scroll">
             <table className="w-full text-sm">
               <thead className="text-slate-600">
                 <tr>

@@ -10,7 +10,7 @@ export function DiversityTable({ diversity }: { diversity: StudyReport['diversit
   return (
     <div className="space-y-2 text-sm" data-testid="set-diversity">
       <h3 className="font-medium">Measured on the sets</h3>
-      <div className="relative overflow-x-auto">
+      <div className="table-scroll">
         <table className="w-full">
           <thead className="text-slate-600">
             <tr>

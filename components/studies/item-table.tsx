@@ -34,7 +34,7 @@ export function ItemTable({ items, dimensions }: { items: ItemResult[]; dimensio
   };
   return (
     <div className="text-sm">
-      <div className="relative overflow-x-auto">
+      <div className="table-scroll">
         <table className="w-full" data-testid="item-table">
           <thead className="text-left text-slate-600">
             <tr>

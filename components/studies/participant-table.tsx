@@ -30,7 +30,7 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
   const items = participants.data.items;
   if (!items.length) return <p className="text-slate-500">Nobody takes part yet.</p>;
   return (
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full" data-testid="participant-table">
         <thead className="text-left text-slate-600">
           <tr>

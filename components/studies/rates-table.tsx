@@ -9,7 +9,7 @@ export function RatesTable({ dimensions }: { dimensions: DimensionResult[] }) {
   const sources = dimensions[0]?.bySource.map((s) => s.source) ?? [];
   const summaryOf = (d: DimensionResult, source: string) => (source === 'all' ? d.overall : d.bySource.find((s) => s.source === source)!);
   return (
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full text-sm" data-testid="rates-table">
         <caption className="mb-2 text-left text-xs text-slate-500">
           Positive: above the scale’s midpoint (4–5 of 1–5); non-negative: at or above it (3–5 of 1–5). In percent of the ratings.

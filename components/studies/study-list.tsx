@@ -13,7 +13,7 @@ export function StudyList({ slug, items, canManage }: { slug: string; items: Stu
   const count = (n: number) => <td className="text-right tabular-nums">{fmtCount(n)}</td>;
   const date = (d: string | null) => <td className="pl-4 text-slate-600">{d ? fmtDate(d) : '—'}</td>;
   return (
-    <div className="relative overflow-x-auto">
+    <div className="table-scroll">
       <table className="w-full rounded-lg bg-white text-sm" data-testid="study-list">
         <thead className="text-left text-slate-600">
           <tr>

@@ -37,7 +37,7 @@ export default async function QuerySetsPage({ params, searchParams }: { params: 
       {sets.length === 0 ? (
         <p className="text-sm text-slate-500">No query set yet.</p>
       ) : (
-        <div className="relative overflow-x-auto">
+        <div className="table-scroll">
           <table className="w-full rounded-lg bg-white text-sm" data-testid="query-set-list">
             <thead className="text-left text-slate-600">
               <tr>

@@ -49,7 +49,7 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
       </div>
       <div className="grid gap-4 md:grid-cols-2">
         <Panel title="Numbers">
-          <div className="relative overflow-x-auto">
+          <div className="table-scroll">
             <table className="w-full text-sm" data-testid="release-stats">
               <thead className="text-left text-slate-600">
                 <tr><th scope="col" className="py-1">Split</th><th scope="col" className="text-right">Queries</th><th scope="col" className="text-right">Share</th><th scope="col" className="text-right">Several answers</th><th scope="col" className="text-right">Answers per query</th></tr>
