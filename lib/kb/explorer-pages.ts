@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Queryable } from '../db/transaction';
 import type { TextProblem } from '../input';
-import { checkPageQuery, queryProblem, withoutParams, type PageProblem, type PageSearchParams } from '../http/page-query';
+import { checkPageQuery, queryProblem, withoutParams, type Checked, type PageSearchParams } from '../http/page-query';
 import {
   firstMissingEntity, graphPageSchema, kbVocabulary, metapathsPageSchema, noEntity, pathsPageSchema, searchPageSchema, unknownNames,
 } from './explorer-params';
@@ -22,27 +22,27 @@ interface PageSpec<S extends z.ZodType> {
 const backLabel = (pageName: string, params: string[]) => `Open ${pageName} without ${params.map((p) => `“${p}”`).join(', ')}`;
 
 /**
- * Why an explorer page cannot show what its address asks for, or null when it can: a parameter its API
- * route would refuse, a relation or type the knowledge base lacks, an entity id it does not hold.
+ * The explorer page's parameters as its API route reads them, or why the page cannot show what its address asks
+ * for: a parameter the route would refuse, a relation or type the knowledge base lacks, an entity id it does not hold.
  */
-async function checkExplorerPage<S extends z.ZodType>(db: Queryable, kbId: number, path: string, searchParams: PageSearchParams, spec: PageSpec<S>): Promise<PageProblem | null> {
+async function checkExplorerPage<S extends z.ZodType>(db: Queryable, kbId: number, path: string, searchParams: PageSearchParams, spec: PageSpec<S>): Promise<Checked<z.output<S>>> {
   const checked = checkPageQuery(spec.schema, path, searchParams, { arrayKeys: spec.arrayKeys, backLabel: '' });
   if (!checked.ok) {
     const params = [...new Set(checked.problem.problems.map((p) => p.field.split('.')[0]!))];
-    return { ...checked.problem, back: { ...checked.problem.back, label: backLabel(spec.pageName, params) } };
+    return { ok: false, problem: { ...checked.problem, back: { ...checked.problem.back, label: backLabel(spec.pageName, params) } } };
   }
   if (spec.names) {
     const unknown = spec.names(checked.value, await kbVocabulary(db, kbId));
     if (unknown.length) {
       const params = [...new Set(unknown.map((p) => p.field))];
-      return { ...queryProblem(path, searchParams, unknown, ''), back: { href: withoutParams(path, searchParams, params), label: backLabel(spec.pageName, params) } };
+      return { ok: false, problem: { ...queryProblem(path, searchParams, unknown, ''), back: { href: withoutParams(path, searchParams, params), label: backLabel(spec.pageName, params) } } };
     }
   }
   const entities = (spec.entities?.(checked.value) ?? []).filter((e): e is [string, number] => e[1] !== undefined);
   const missing = await firstMissingEntity(db, kbId, entities.map(([, id]) => id));
-  if (missing === null) return null;
+  if (missing === null) return checked;
   const params = entities.filter(([, id]) => id === missing).map(([field]) => field);
-  return { message: noEntity(missing), problems: [], back: { href: withoutParams(path, searchParams, params), label: backLabel(spec.pageName, params) } };
+  return { ok: false, problem: { message: noEntity(missing), problems: [], back: { href: withoutParams(path, searchParams, params), label: backLabel(spec.pageName, params) } } };
 }
 
 const stepsOf = (steps: string[]) => steps.map((s) => ({ relation: s.slice(s.indexOf('~') + 1, s.lastIndexOf('~')), type: s.slice(s.lastIndexOf('~') + 1) }));

@@ -1,7 +1,7 @@
 import { dehydrate, QueryClient, type DehydratedState } from '@tanstack/react-query';
 import type { Queryable } from '../db/transaction';
-import { checkPageQuery, type PageSearchParams } from '../http/page-query';
-import { graphPageSchema } from './explorer-params';
+import type { z } from 'zod';
+import type { graphPageSchema } from './explorer-params';
 import { MAX_ELEMENTS, neighbourhood } from './neighbourhood';
 
 /**
@@ -12,10 +12,11 @@ import { MAX_ELEMENTS, neighbourhood } from './neighbourhood';
  * send the same 500 elements twice, and is fetched again only if the view is expanded. Views with expansions or
  * a saved view to open are left to the client. Null when there is nothing to prefetch.
  */
-export async function prefetchGraphView(db: Queryable, kbId: number, kbSlug: string, searchParams: PageSearchParams): Promise<DehydratedState | null> {
-  const checked = checkPageQuery(graphPageSchema, '', searchParams, { arrayKeys: ['rel', 'expand'], backLabel: '' });
-  if (!checked.ok) return null;
-  const { entity, hops, rel, dir, expand, view: saved } = checked.value;
+/** The graph page's address, as checked by checkGraphPage (lib/kb/explorer-pages). */
+export type GraphPageAddress = z.output<typeof graphPageSchema>;
+
+export async function prefetchGraphView(db: Queryable, kbId: number, kbSlug: string, address: GraphPageAddress): Promise<DehydratedState | null> {
+  const { entity, hops, rel, dir, expand, view: saved } = address;
   if (entity === undefined || expand.length > 0 || saved !== undefined) return null;
   const view = await neighbourhood(db, kbId, { entityId: entity, hops, relations: rel, direction: dir, budget: MAX_ELEMENTS });
   const client = new QueryClient();

@@ -13,8 +13,8 @@ export default async function MetapathsPage({ params, searchParams }: { params: 
   const query = await searchParams;
   const user = await requirePageUser(pathWithQuery(`/kb/${slug}/metapaths`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const problem = await checkMetapathsPage(readPool(), kb.id, `/kb/${kb.slug}/metapaths`, query);
-  if (problem) return <ExplorerProblem title={'Metapaths'} problem={problem} />;
+  const checked = await checkMetapathsPage(readPool(), kb.id, `/kb/${kb.slug}/metapaths`, query);
+  if (!checked.ok) return <ExplorerProblem title={'Metapaths'} problem={checked.problem} />;
   return (
     <section className="space-y-4">
       <div>

@@ -13,8 +13,8 @@ export default async function PathsPage({ params, searchParams }: { params: Prom
   const query = await searchParams;
   const user = await requirePageUser(pathWithQuery(`/kb/${slug}/paths`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const problem = await checkPathsPage(readPool(), kb.id, `/kb/${kb.slug}/paths`, query);
-  if (problem) return <ExplorerProblem title={'Paths'} problem={problem} />;
+  const checked = await checkPathsPage(readPool(), kb.id, `/kb/${kb.slug}/paths`, query);
+  if (!checked.ok) return <ExplorerProblem title={'Paths'} problem={checked.problem} />;
   return (
     <section className="space-y-4">
       <div>

@@ -11,8 +11,8 @@ export default async function SearchPage({ params, searchParams }: { params: Pro
   const query = await searchParams;
   const user = await requirePageUser(pathWithQuery(`/kb/${slug}/search`, query), 'kb:browse');
   const kb = await requirePageKb(user, slug);
-  const problem = await checkSearchPage(readPool(), kb.id, `/kb/${kb.slug}/search`, query);
-  if (problem) return <ExplorerProblem title={`Search ${kb.name}`} problem={problem} />;
+  const checked = await checkSearchPage(readPool(), kb.id, `/kb/${kb.slug}/search`, query);
+  if (!checked.ok) return <ExplorerProblem title={`Search ${kb.name}`} problem={checked.problem} />;
   const { nodeTypes } = await kbSchemaSummary(readDb(), kb.id);
   const types = nodeTypes.map((t) => ({ name: t.name, count: t.entityCount })).sort((a, b) => a.name.localeCompare(b.name));
   return (
