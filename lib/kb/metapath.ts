@@ -58,8 +58,6 @@ export interface MetapathOptions {
   walkBudget?: number;
 }
 
-
-
 export interface ReachableEntity {
   id: number;
   name: string;
@@ -72,7 +70,6 @@ export interface ReachableEntity {
   /** With `q` or `relevance`: how many of the text's words the entity contains (not while the index is built). */
   covered?: number;
 }
-
 
 export interface BranchResult {
   /** Entities the branch starts from (1 for an entity start). */
