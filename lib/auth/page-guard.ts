@@ -35,13 +35,6 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/** For server pages: a numeric id from the path, or the 404 page when it is not one a table can hold. */
-export function pageId(value: string): number {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) notFound();
-  return id;
-}
-
 /** For server pages: the knowledge base if the user may see it, else the 404 page. */
 export function requirePageKb(user: SessionUser, slug: string): Promise<KbSummary> {
   return orNotFound(getVisibleKb(db(), user, slug));

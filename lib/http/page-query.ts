@@ -69,13 +69,16 @@ export function checkPageQuery<S extends z.ZodType>(
   return { ok: false, problem: queryProblem(path, searchParams, problems, opts.backLabel) };
 }
 
-/** A path segment that must be an id: the id, or what is wrong with it in the API's words. */
-export function checkPageId(value: string, name: string, back: PageProblem['back']): Checked<number> {
-  const parsed = idTextSchema.safeParse(value);
+/** A path segment read with `schema`: its value, or what is wrong with it in the API's words. */
+export function checkPageParam<S extends z.ZodType>(schema: S, value: string, name: string, back: PageProblem['back']): Checked<z.output<S>> {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = zodProblems(parsed.error, name);
   return { ok: false, problem: { message: problemsText(name, problems), problems: [], back } };
 }
+
+/** A path segment that must be an id: the id, or what is wrong with it in the API's words. */
+export const checkPageId = (value: string, name: string, back: PageProblem['back']): Checked<number> => checkPageParam(idTextSchema, value, name, back);
 
 /** The lookup's value, or its 404 message ("No run 7 on this query set") as the page's problem. */
 export async function foundOr<T>(lookup: Promise<T>, back: PageProblem['back']): Promise<Checked<T>> {

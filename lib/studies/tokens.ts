@@ -1,9 +1,13 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
 
 /** A secret for a link: 24 random bytes, URL-safe. Only its hash is stored. */
 export function newToken(): string {
   return crypto.randomBytes(24).toString('base64url');
 }
+
+/** A link's token as it appears in a URL: 32 URL-safe characters. */
+export const tokenTextSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/, 'must be 32 letters, digits, “-” or “_”');
 
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
@@ -14,5 +18,5 @@ export function hashToken(token: string): string {
  * key no row has, so it is refused before any hashing of arbitrary input.
  */
 export function lookupKey(token: string): string {
-  return /^[A-Za-z0-9_-]{32}$/.test(token) ? hashToken(token) : '';
+  return tokenTextSchema.safeParse(token).success ? hashToken(token) : '';
 }

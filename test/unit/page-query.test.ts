@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkPageId, checkPageQuery, withoutParams } from '../../lib/http/page-query';
+import { checkPageId, checkPageParam, checkPageQuery, withoutParams } from '../../lib/http/page-query';
+import { tokenTextSchema } from '../../lib/studies/tokens';
 import { graphPageSchema, metapathsPageSchema, searchPageSchema } from '../../lib/kb/explorer-params';
 
 const back = { href: '/kb/demo/search', label: 'Search' };
@@ -31,6 +32,13 @@ describe('page parameters', () => {
   it('says what is wrong with an id in the path once', () => {
     expect(checkPageId('abc', 'run id', back)).toEqual({ ok: false, problem: { message: 'Invalid run id: must be a positive integer', problems: [], back } });
     expect(checkPageId('7', 'run id', back)).toEqual({ ok: true, value: 7 });
+    expect(checkPageId('99999999999', 'campaign id', back)).toEqual({ ok: false, problem: { message: 'Invalid campaign id: must be at most 2147483647', problems: [], back } });
+  });
+
+  it('says what is wrong with a link token in the path', () => {
+    expect(checkPageParam(tokenTextSchema, 'not-a-link', 'study link', back))
+      .toEqual({ ok: false, problem: { message: 'Invalid study link: must be 32 letters, digits, “-” or “_”', problems: [], back } });
+    expect(checkPageParam(tokenTextSchema, 'a'.repeat(32), 'study link', back)).toEqual({ ok: true, value: 'a'.repeat(32) });
   });
 
   it('drops only the named parameters, every value of them', () => {

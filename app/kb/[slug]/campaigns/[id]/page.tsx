@@ -3,6 +3,7 @@ import { campaignsPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { CampaignOverview } from '@/components/authoring/campaign-overview';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ExplorerProblem } from '@/components/page-problem';
 
 type Params = { slug: string; id: string };
 
@@ -13,7 +14,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One campaign: its rules, the annotator's work and, for managers, its controls and dashboard. */
 export default async function CampaignPage({ params }: { params: Promise<Params> }) {
   const { slug, id } = await params;
-  const { kb, campaign } = await requirePageCampaign(`${campaignsPage(slug)}/${id}`, slug, id, 'kb:browse');
+  const found = await requirePageCampaign(`${campaignsPage(slug)}/${id}`, slug, id, 'kb:browse');
+  if (!found.ok) return <ExplorerProblem title="Campaign" problem={found.problem} />;
+  const { kb, campaign } = found.value;
   return (
     <section className="space-y-4">
       <div>

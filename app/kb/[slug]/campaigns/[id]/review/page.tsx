@@ -3,6 +3,7 @@ import { campaignPage, campaignsPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { ReviewQueue } from '@/components/authoring/review-queue';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ExplorerProblem } from '@/components/page-problem';
 
 type Params = { slug: string; id: string };
 
@@ -13,7 +14,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** The seeds of a campaign with submitted work to compare and approve. */
 export default async function ReviewQueuePage({ params }: { params: Promise<Params> }) {
   const { slug, id } = await params;
-  const { kb, campaign } = await requirePageCampaign(`${campaignsPage(slug)}/${id}/review`, slug, id, 'queries:manage');
+  const found = await requirePageCampaign(`${campaignsPage(slug)}/${id}/review`, slug, id, 'queries:manage');
+  if (!found.ok) return <ExplorerProblem title="Review" problem={found.problem} />;
+  const { kb, campaign } = found.value;
   return (
     <section className="space-y-4">
       <div>

@@ -3,6 +3,7 @@ import { studiesPage, studyPage } from '@/components/studies/api';
 import { requirePageStudy } from '@/components/studies/study-guard';
 import { StudyResults } from '@/components/studies/study-results';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ExplorerProblem } from '@/components/page-problem';
 
 type Params = { slug: string; id: string };
 
@@ -13,7 +14,9 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** A study's results, for managers. */
 export default async function StudyResultsPage({ params }: { params: Promise<Params> }) {
   const { slug, id } = await params;
-  const { kb, study } = await requirePageStudy(`${studiesPage(slug)}/${id}/results`, slug, id);
+  const found = await requirePageStudy(`${studiesPage(slug)}/${id}/results`, slug, id);
+  if (!found.ok) return <ExplorerProblem title="Results" problem={found.problem} />;
+  const { kb, study } = found.value;
   return (
     <section className="space-y-4">
       <div>

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
-import { pageId } from '@/lib/auth/page-guard';
+import { checkPageId } from '@/lib/http/page-query';
 import { campaignPage, campaignsPage, reviewPage } from '@/components/authoring/api';
 import { requirePageCampaign } from '@/components/authoring/campaign-guard';
 import { ReviewSeed } from '@/components/authoring/review-seed';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ExplorerProblem } from '@/components/page-problem';
 
 type Params = { slug: string; id: string; entityId: string };
 
@@ -15,8 +16,11 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /** One seed's submitted work side by side, its answers to adjudicate and the approval of a query. */
 export default async function ReviewSeedPage({ params }: { params: Promise<Params> }) {
   const { slug, id, entityId } = await params;
-  const { user, kb, campaign } = await requirePageCampaign(`${campaignsPage(slug)}/${id}/review/${entityId}`, slug, id, 'queries:manage');
-  const seedId = pageId(entityId);
+  const found = await requirePageCampaign(`${campaignsPage(slug)}/${id}/review/${entityId}`, slug, id, 'queries:manage');
+  if (!found.ok) return <ExplorerProblem title="Review a seed" problem={found.problem} />;
+  const { user, kb, campaign } = found.value;
+  const seed = checkPageId(entityId, 'entity id', { href: reviewPage(kb.slug, campaign.id), label: `Review of ${campaign.name}` });
+  if (!seed.ok) return <ExplorerProblem title="Review a seed" problem={seed.problem} />;
   return (
     <section className="space-y-4">
       <div>
@@ -26,7 +30,7 @@ export default async function ReviewSeedPage({ params }: { params: Promise<Param
         ]} />
         <h1 className="text-2xl font-semibold">Review a seed</h1>
       </div>
-      <ReviewSeed slug={kb.slug} campaignId={campaign.id} entityId={seedId} userId={user.id} />
+      <ReviewSeed slug={kb.slug} campaignId={campaign.id} entityId={seed.value} userId={user.id} />
     </section>
   );
 }
