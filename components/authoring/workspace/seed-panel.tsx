@@ -6,6 +6,7 @@ import type { Workspace } from '@/lib/authoring/workspace';
 import { CountTable } from '@/components/count-table';
 import { EntityGraph } from '@/components/entity-graph';
 import { NeighbourList } from '@/components/neighbour-list';
+import { Tabs } from '@/components/tabs';
 import { entityPage } from '../api';
 import type { MarkedPassage } from './markable-document';
 import { SeedDocument } from './seed-document';
@@ -45,29 +46,18 @@ export function SeedPanel({ kbSlug, seed, spans, onSpans, readOnly }: Props) {
       </div>
       {error && <p role="alert" className="text-sm text-red-700">Could not load the seed: {error.message}</p>}
       {entity ? <SeedDocument document={entity.document} spans={spans} onChange={onSpans} readOnly={readOnly} /> : !error && <p className="text-sm text-slate-500">Loading the document…</p>}
-      <div>
-        <div role="tablist" aria-label="The seed’s relations" className="flex flex-wrap gap-1 border-b border-slate-200 text-sm">
-          {TABS.map((t) => (
-            <button key={t.id} type="button" role="tab" id={`seed-tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`seed-panel-${t.id}`}
-              onClick={() => setTab(t.id)}
-              className={`-mb-px border-b-2 px-3 py-2 ${tab === t.id ? 'border-blue-600 font-medium text-slate-900' : 'border-transparent text-slate-600 hover:text-slate-900'}`}>
-              {t.label}
-            </button>
-          ))}
-        </div>
-        <div role="tabpanel" id={`seed-panel-${tab}`} aria-labelledby={`seed-tab-${tab}`} className="pt-3">
-          {!entity ? null : tab === 'relations' ? (
-            entity.relations.length === 0
-              ? <p className="text-sm text-slate-500">The seed has no edges.</p>
-              : <CountTable testId="seed-relations"
-                  rows={entity.relations.map((r) => ({ key: `${r.relation}-${r.direction}`, label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`, count: r.count }))} />
-          ) : tab === 'neighbours' ? (
-            <NeighbourList kbSlug={kbSlug} entityId={seed.id} relations={entity.relations} />
-          ) : (
-            <EntityGraph kbSlug={kbSlug} entityId={seed.id} newTab />
-          )}
-        </div>
-      </div>
+      <Tabs tabs={TABS} selected={tab} onSelect={setTab} label="The seed’s relations" idPrefix="seed">
+        {!entity ? null : tab === 'relations' ? (
+          entity.relations.length === 0
+            ? <p className="text-sm text-slate-500">The seed has no edges.</p>
+            : <CountTable testId="seed-relations"
+                rows={entity.relations.map((r) => ({ key: `${r.relation}-${r.direction}`, label: r.direction === 'out' ? `${r.relation} →` : `← ${r.relation}`, count: r.count }))} />
+        ) : tab === 'neighbours' ? (
+          <NeighbourList kbSlug={kbSlug} entityId={seed.id} relations={entity.relations} />
+        ) : (
+          <EntityGraph kbSlug={kbSlug} entityId={seed.id} newTab />
+        )}
+      </Tabs>
     </section>
   );
 }
