@@ -213,6 +213,7 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'POST /api/participate/[token]/finish': { params: { token: BOGUS_TOKEN }, why: 'finishing is its whole action' },
   'POST /api/participate/[token]/start': { params: { token: BOGUS_TOKEN }, why: 'starting is its whole action' },
   'PUT /api/participate/[token]/ratings': 'body',
+  'PUT /api/studies/[id]/crowd': 'body',
   'POST /api/studies/[id]/links': 'body',
   'POST /api/studies/[id]/model-raters': 'body',
   'DELETE /api/studies/[id]/model-raters': { params: { id: MISSING_ID }, why: "cancelling a model's rating is its whole action" },

@@ -14,11 +14,14 @@ export function ExportLinks({ studyId, excludeFailed, modelRaters }: { studyId: 
         {link('summary-csv', 'Summary (CSV)', excludeFailed)}
         {link('ratings-csv', 'Ratings (CSV)', false)}
         {link('ratings-jsonl', 'Ratings (JSONL)', false)}
+        {link('participants-csv', 'Participants (CSV)', false)}
+        {link('participants-jsonl', 'Participants (JSONL)', false)}
         {modelRaters && link('model-ratings-csv', 'Model ratings (CSV)', false)}
       </div>
       <p className="text-xs text-slate-500">
         The summary is the table above{excludeFailed ? ', without the participants who failed an attention check' : ''}. The raw ratings hold every
-        answer, attention checks included, with the participant’s number, so exclusions can be redone from them.
+        answer, attention checks included, with the participant’s number, so exclusions can be redone from them. The
+        participant files have a row per participant and item: platform ids, outcome and its code, and the seconds spent on each item.
         {modelRaters && ' The model ratings are a file of their own: each model’s values and reasons, its failures, and the LLM call of each.'}
       </p>
     </div>

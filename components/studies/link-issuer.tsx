@@ -21,8 +21,11 @@ function downloadCsv(links: string[], filename: string) {
   URL.revokeObjectURL(url);
 }
 
-/** Personal links (one participant each) and a new study link; both are shown once. */
-export function LinkIssuer({ studyId, hasStudyLink, onStudyLink }: { studyId: number; hasStudyLink: boolean; onStudyLink: () => void }) {
+/**
+ * Personal links (one participant each) and a new study link; both are shown once. A study link set up for a
+ * recruiting platform is shown with the platform's parameters added (`linkSuffix`), ready to paste there.
+ */
+export function LinkIssuer({ studyId, hasStudyLink, onStudyLink, linkSuffix }: { studyId: number; hasStudyLink: boolean; onStudyLink: () => void; linkSuffix: string }) {
   const queryClient = useQueryClient();
   const [count, setCount] = useState('10');
   const n = Number(count);
@@ -67,7 +70,7 @@ export function LinkIssuer({ studyId, hasStudyLink, onStudyLink }: { studyId: nu
           </span>
         </div>
         {studyLink.error && <p role="alert" className="text-red-700">{studyLink.error.message}</p>}
-        {studyLink.data && <ShownOnce title="Study link" links={[studyLinkUrl(window.location.origin, studyLink.data.token)]} testId="new-study-link" />}
+        {studyLink.data && <ShownOnce title="Study link" links={[studyLinkUrl(window.location.origin, studyLink.data.token) + linkSuffix]} testId="new-study-link" />}
       </div>
     </div>
   );

@@ -10,7 +10,10 @@ import { studyApi } from './api';
 export const participantsKey = (id: number) => ['study-participants', id] as const;
 
 /** How an account or an anonymous participant is named on the study pages. */
-export const participantName = (p: Pick<ParticipantSummary, 'id' | 'account'> | undefined, id: number) => p?.account ?? `anonymous #${id}`;
+export const participantName = (p: Pick<ParticipantSummary, 'id' | 'account' | 'externalId'> | undefined, id: number) =>
+  p?.account ?? (p?.externalId ? `${p.externalId} (#${id})` : `anonymous #${id}`);
+
+const OUTCOMES: Record<NonNullable<ParticipantSummary['outcome']>, string> = { COMPLETED: 'completed', SCREENED_OUT: 'screened out', ATTENTION_FAILED: 'failed attention' };
 
 export function useParticipants(studyId: number) {
   return useQuery({
@@ -44,7 +47,7 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
               <td className="py-1">{participantName(p, p.id)}</td>
               <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
               <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
-              <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{finishedText(p)}</td>
+              <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{p.outcome && p.outcome !== 'COMPLETED' ? OUTCOMES[p.outcome] : finishedText(p)}</td>
             </tr>
           ))}
         </tbody>

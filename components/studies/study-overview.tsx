@@ -9,6 +9,8 @@ import { requestJson } from '../queries/api';
 import { fmtCount, fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { resultsPage, studyApi } from './api';
+import { linkTemplate, platformName } from '@/lib/studies/crowd';
+import { CrowdPanel } from './crowd-panel';
 import { LinkIssuer } from './link-issuer';
 import { ModelRaterPanel } from './model-rater-panel';
 import { ParticipantTable, participantsKey } from './participant-table';
@@ -71,7 +73,7 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
             <dt className="text-slate-600">Seed</dt><dd className="tabular-nums">{s.seed}</dd>
             <dt className="text-slate-600">Answers shown</dt><dd>{s.showAnswers ? 'yes' : 'no'}</dd>
             <dt className="text-slate-600">Changes after finishing</dt><dd>{s.allowEditsAfterFinish ? 'allowed' : 'not allowed'}</dd>
-            <dt className="text-slate-600">Study link</dt><dd>{s.hasStudyLink ? 'yes' : 'no'}</dd>
+            <dt className="text-slate-600">Study link</dt><dd>{s.hasStudyLink ? (s.crowd ? `yes, for ${platformName(s.crowd.platform)}` : 'yes') : 'no'}</dd>
             <dt className="text-slate-600">Dimensions</dt>
             <dd>
               <ul>
@@ -103,7 +105,11 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
       </details>
 
       <Panel title="Links">
-        <LinkIssuer studyId={s.id} hasStudyLink={s.hasStudyLink} onStudyLink={refresh} />
+        <LinkIssuer studyId={s.id} hasStudyLink={s.hasStudyLink} onStudyLink={refresh} linkSuffix={s.crowd ? linkTemplate(s.crowd) : ''} />
+      </Panel>
+
+      <Panel title="Recruiting platform">
+        <CrowdPanel studyId={s.id} crowd={s.crowd} onSaved={refresh} />
       </Panel>
 
       <Panel title="Participants">

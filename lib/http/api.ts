@@ -161,14 +161,16 @@ export async function readText(req: Request): Promise<string> {
 
 /** Parses a JSON body against a schema; malformed JSON and invalid fields are 400s naming the problem. */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const text = await readText(req);
-  let body: unknown;
+  return parseWith(schema, parseJsonBody(await readText(req)), 'body');
+}
+
+/** A request body's JSON; 400 when it is not JSON. */
+export function parseJsonBody(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw badRequest(`Malformed JSON body: ${(err as Error).message}`);
   }
-  return parseWith(schema, body, 'body');
 }
 
 /** Parses a value against a schema; text PostgreSQL cannot store (NUL, lone surrogates) is refused first. */

@@ -1,5 +1,8 @@
 import type { Queryable } from '../db/transaction';
 import { csvLine } from '../export/spreadsheet-cells';
+import { crowdConfigSchema, crowdOutcome, type CrowdState } from './crowd';
+import { CROWD_TIMED_OUT } from './crowd-sql';
+import { STUDY_CLOSED } from './participants';
 import type { StudyReport } from './report';
 
 export interface RawRating {
@@ -33,8 +36,77 @@ export function rawCsv(rows: RawRating[]): string {
   return csvLine(RAW_COLUMNS) + rows.map((r) => csvLine(RAW_COLUMNS.map((c) => r[c]))).join('');
 }
 
-export function rawJsonl(rows: RawRating[]): string {
+export function rawJsonl(rows: object[]): string {
   return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+/** One row per participant and item (a participant without items has one row with no item). */
+export interface ParticipantItemRow {
+  participant: number;
+  participant_kind: 'account' | 'anonymous' | 'crowd';
+  /** The participant's id on the recruiting platform, and every parameter captured from their link (JSON). */
+  external_id: string | null;
+  external_params: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** completed, screened-out or attention-failed; null while the participation goes on. */
+  outcome: string | null;
+  outcome_code: string | null;
+  attention_misses: number;
+  item: number | null;
+  position: number | null;
+  source: string | null;
+  query_id: string | null;
+  attention_check: boolean | null;
+  answered_at: string | null;
+  /** Seconds from the previous item's answer (or from starting) to this item's last first answer. */
+  item_seconds: number | null;
+}
+
+const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Every participant with their items: platform ids, outcome and its code, and the time spent per item, taken
+ * as the time between the moments an item and the one before it were answered (each item's answered moment
+ * is when its last dimension was first answered; the first item counts from starting). An outcome that follows
+ * from the time limit or the study closing is reported as it shows to the participant.
+ */
+export async function participantItems(db: Queryable, studyId: number): Promise<ParticipantItemRow[]> {
+  const { rows } = await db.query<ParticipantItemRow & { crowd: unknown; timed_out: boolean; closed: boolean; recorded: CrowdState['outcome']; items: number }>(
+    `WITH answered AS (
+       SELECT a.participant_id, a.item_id, a.position, (SELECT max(r.created_at) FROM rating r WHERE r.participant_id = a.participant_id AND r.item_id = a.item_id) AS at
+         FROM study_assignment a JOIN study_participant p ON p.id = a.participant_id WHERE p.study_id = $1
+     ), timed AS (
+       SELECT x.*, lag(x.at) OVER (PARTITION BY x.participant_id ORDER BY x.position) AS before FROM answered x
+     )
+     SELECT p.id AS participant, CASE WHEN p.user_id IS NOT NULL THEN 'account' WHEN p.external_id IS NOT NULL THEN 'crowd' ELSE 'anonymous' END AS participant_kind,
+            p.external_id, p.external_params::text AS external_params, ${ISO('p.started_at')} AS started_at, ${ISO('p.finished_at')} AS finished_at,
+            CASE WHEN p.external_id IS NOT NULL THEN s.crowd END AS crowd, p.outcome AS recorded, ${CROWD_TIMED_OUT} AS timed_out, ${STUDY_CLOSED} AS closed,
+            (SELECT count(*)::int FROM study_assignment a WHERE a.participant_id = p.id) AS items,
+            (SELECT count(*)::int FROM study_attention_miss m WHERE m.participant_id = p.id) AS attention_misses,
+            i.id AS item, t.position, i.source, i.query_external_id AS query_id, i.attention IS NOT NULL AS attention_check, ${ISO('t.at')} AS answered_at,
+            round(extract(epoch FROM t.at - coalesce(t.before, p.started_at))::numeric, 1)::float8 AS item_seconds
+       FROM study_participant p JOIN study s ON s.id = p.study_id
+       LEFT JOIN timed t ON t.participant_id = p.id LEFT JOIN study_item i ON i.id = t.item_id
+      WHERE p.study_id = $1 ORDER BY p.id, t.position`, [studyId]);
+  return rows.map(({ crowd, timed_out, closed, recorded, items, ...row }) => {
+    const outcome = crowd === null ? null
+      : crowdOutcome(crowdConfigSchema.parse(crowd), { outcome: recorded, timedOut: timed_out, closed, full: row.started_at !== null && items === 0 });
+    return { ...row, outcome: outcome?.kind ?? null, outcome_code: outcome?.code ?? null };
+  });
+}
+
+const PARTICIPANT_COLUMNS: (keyof ParticipantItemRow)[] = ['participant', 'participant_kind', 'external_id', 'external_params', 'started_at', 'finished_at',
+  'outcome', 'outcome_code', 'attention_misses', 'item', 'position', 'source', 'query_id', 'attention_check', 'answered_at', 'item_seconds'];
+
+/** Participants and their items for spreadsheets: platform ids and parameters are text from the link, so formula-safe. */
+export function participantsCsv(rows: ParticipantItemRow[]): string {
+  return csvLine(PARTICIPANT_COLUMNS) + rows.map((r) => csvLine(PARTICIPANT_COLUMNS.map((c) => r[c]))).join('');
+}
+
+/** The same rows as JSON lines, exact, with the captured parameters as an object. */
+export function participantsJsonl(rows: ParticipantItemRow[]): string {
+  return rawJsonl(rows.map((r) => ({ ...r, external_params: r.external_params === null ? null : JSON.parse(r.external_params) as unknown })));
 }
 
 export interface RawModelRating {

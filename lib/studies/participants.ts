@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { AppError, conflict, notFound } from '../errors';
+import { AppError, badRequest, conflict, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
 import { mulberry32 } from '../random';
 import { joinLimits, joinWait, recordJoin, type JoinLimits } from './join-limits';
@@ -8,7 +8,10 @@ import { hashToken, lookupKey, newToken } from './tokens';
 /** Whether a study takes answers now: open, and within its dates. */
 export const STUDY_TAKES_ANSWERS = `s.status = 'OPEN' AND (s.opens_at IS NULL OR s.opens_at <= now()) AND (s.closes_at IS NULL OR now() < s.closes_at)`;
 
-async function insertParticipant(db: Queryable, studyId: number, userId: number | null, fromStudyLink = false): Promise<{ id: number; token: string }> {
+/** Whether a study has closed for good (closed by a curator, or past its closing date). */
+export const STUDY_CLOSED = `((s.closes_at IS NOT NULL AND now() >= s.closes_at) OR s.status = 'CLOSED')`;
+
+export async function insertParticipant(db: Queryable, studyId: number, userId: number | null, fromStudyLink = false): Promise<{ id: number; token: string }> {
   const token = newToken();
   const { rows: [p] } = await db.query<{ id: number }>(
     'INSERT INTO study_participant (study_id, user_id, token_hash, seed, from_study_link) VALUES ($1, $2, $3, $4, $5) RETURNING id',
@@ -45,7 +48,7 @@ export class JoinLimited extends AppError {
 const waitText = (seconds: number) => seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 
 /** Identifies the study link joins' lock among the database's advisory locks (the second key is the study). */
-const JOIN_LOCK = 0x5347_4a4e;
+export const JOIN_LOCK = 0x5347_4a4e;
 
 /**
  * The study link issues a new anonymous participant, while the study takes answers and within the join limits
@@ -54,9 +57,11 @@ const JOIN_LOCK = 0x5347_4a4e;
  */
 export async function joinByStudyLink(db: Database, linkToken: string, address: string, limits: JoinLimits = joinLimits()): Promise<{ studyId: number; token: string }> {
   return inTransaction(db, async (client) => {
-    const { rows: [s] } = await client.query<{ id: number; open: boolean }>(
-      `SELECT s.id, ${STUDY_TAKES_ANSWERS} AS open FROM study s WHERE s.link_hash = $1`, [lookupKey(linkToken)]);
-    if (!s) throw notFound('This study link is not valid (it may have been replaced by a new one)');
+    const { rows: [s] } = await client.query<{ id: number; open: boolean; crowd: boolean }>(
+      `SELECT s.id, ${STUDY_TAKES_ANSWERS} AS open, s.crowd IS NOT NULL AS crowd FROM study s WHERE s.link_hash = $1`, [lookupKey(linkToken)]);
+    if (!s) throw notFound(STUDY_LINK_NOT_VALID);
+    // A crowd link's participants are known by their platform id (see crowd-join.ts).
+    if (s.crowd) throw badRequest('This study link is for participants of a recruiting platform: open it from there, so that it carries your id');
     if (!s.open) throw conflict('This study is not taking answers now');
     await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [JOIN_LOCK, s.id]);
     const wait = await joinWait(client, s.id, address, limits);
@@ -65,6 +70,8 @@ export async function joinByStudyLink(db: Database, linkToken: string, address: 
     return { studyId: s.id, token: (await insertParticipant(client, s.id, null, true)).token };
   });
 }
+
+export const STUDY_LINK_NOT_VALID = 'This study link is not valid (it may have been replaced by a new one)';
 
 export interface ParticipantRef {
   id: number;

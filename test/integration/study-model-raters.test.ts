@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../lib/auth/users';
-import { Role } from '../../lib/auth/roles';
 import { AppError } from '../../lib/errors';
 import type { LlmConfig } from '../../lib/llm/types';
 import { createStudy, type StudyInput } from '../../lib/studies/create';
@@ -15,9 +13,9 @@ import { listModelRaters } from '../../lib/studies/model-rater-store';
 import { issueLinks, participantByToken } from '../../lib/studies/participants';
 import { giveConsent, saveRating, startParticipation } from '../../lib/studies/participate';
 import { studyReport } from '../../lib/studies/report';
-import { db, openAppDatabase, pool } from '../support/app-database';
+import { openAppDatabase, pool } from '../support/app-database';
 import { startFakeChatServer, type FakeReply } from '../support/fake-chat-server';
-import { importIbd } from '../support/primekg-ibd';
+import { studyKb } from '../support/study-kb';
 import type { TestDatabase } from '../support/test-database';
 
 let testDb: TestDatabase;
@@ -59,10 +57,7 @@ async function storedRatings(model: string) {
 
 beforeAll(async () => {
   testDb = await openAppDatabase();
-  kbId = await importIbd(pool());
-  curator = (await createUser(db(), { email: 'curator@example.org', password: 'a long password', role: Role.CURATOR })).id;
-  const { rows: [set] } = await pool().query<{ id: number }>(`INSERT INTO query_set (kb_id, name, origin) VALUES ($1, 'ibd-human', 'HUMAN') RETURNING id`, [kbId]);
-  await pool().query(`INSERT INTO query (set_id, external_id, position, text, answer_ids) SELECT $1, (n - 1)::text, n - 1, t, ARRAY['144'] FROM unnest($2::text[]) WITH ORDINALITY u(t, n)`, [set!.id, QUERIES]);
+  ({ kbId, curator } = await studyKb(QUERIES));
   const study: StudyInput = {
     name: 'with-a-model', instructions: INSTRUCTIONS, sources: [{ querySet: 'ibd-human' }], itemsPerParticipant: 6, participantsPerItem: 2, seed: 7, open: true, showAnswers: true,
     dimensions: [...DEFAULT_DIMENSIONS, { kind: 'binary', key: 'answerable', label: 'Answerable', question: 'The answers answer the query.', anchors: { 0: 'No', 1: 'Yes' }, required: true },

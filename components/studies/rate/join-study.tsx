@@ -2,8 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
+import type { CrowdOutcome } from '@/lib/studies/crowd';
 import { ApiError, requestJson } from '@/components/queries/api';
 import { joinApi, participantApi, ratePage } from './api';
+import { CrowdOutcomeView } from './crowd-outcome';
 
 /** The participant this browser was given through a study link, so opening the link again resumes them. */
 const storageKey = (linkToken: string) => `skb:study-link:${linkToken}`;
@@ -40,6 +42,10 @@ const PROBLEMS: Record<number, { title: string; text: string }> = {
     title: 'This study link is not valid',
     text: 'It may be mistyped or incomplete, or it has been replaced by a new link. Ask the people running the study for the current one.',
   },
+  400: {
+    title: 'This link is incomplete',
+    text: '',
+  },
   409: {
     title: 'This study is not taking answers now',
     text: 'It has closed, or it has not opened yet.',
@@ -53,23 +59,32 @@ const PROBLEMS: Record<number, { title: string; text: string }> = {
 /**
  * The study link: asks once for a participant of its own and goes on to their rating screen. A browser that
  * already joined through this link goes back to the same participant instead, unless that one has expired.
+ * A link opened from a recruiting platform carries the platform's parameters: they are sent along, and the
+ * server finds the participant by their id there (so nothing is remembered in the browser), or answers the
+ * outcome to show when they cannot take part.
  */
-export function JoinStudy({ linkToken }: { linkToken: string }) {
+export function JoinStudy({ linkToken, params }: { linkToken: string; params: Record<string, string> }) {
   const router = useRouter();
   const [problem, setProblem] = useState<{ status: number | null; message: string } | null>(null);
+  const [outcome, setOutcome] = useState<CrowdOutcome | null>(null);
   const asked = useRef(false);
 
   const join = async () => {
     setProblem(null);
-    const known = remembered(linkToken);
+    const fromPlatform = Object.keys(params).length > 0;
+    const known = fromPlatform ? null : remembered(linkToken);
     if (known && await stillValid(known)) {
       router.replace(ratePage(known));
       return;
     }
     try {
-      const { token } = await requestJson<{ token: string }>(joinApi(linkToken), { method: 'POST' });
-      remember(linkToken, token);
-      router.replace(ratePage(token));
+      const joined = await requestJson<{ token: string | null; outcome: CrowdOutcome | null }>(joinApi(linkToken), { method: 'POST', json: { params } });
+      if (joined.token === null) {
+        setOutcome(joined.outcome);
+        return;
+      }
+      if (!fromPlatform) remember(linkToken, joined.token);
+      router.replace(ratePage(joined.token));
     } catch (err) {
       setProblem({ status: err instanceof ApiError ? err.status : null, message: (err as Error).message });
     }
@@ -82,6 +97,7 @@ export function JoinStudy({ linkToken }: { linkToken: string }) {
     void join();
   }, []);
 
+  if (outcome) return <CrowdOutcomeView outcome={outcome} />;
   if (!problem) return <p role="status" className="text-sm text-slate-500">Joining the study…</p>;
   const known = problem.status === null ? undefined : PROBLEMS[problem.status];
   return (
@@ -89,7 +105,7 @@ export function JoinStudy({ linkToken }: { linkToken: string }) {
       <h1 className="text-2xl font-semibold">{known?.title ?? 'Could not join the study'}</h1>
       <p className="text-slate-600">
         {known?.text ?? `${problem.message}. `}
-        {problem.status === 429 && `${problem.message}.`}
+        {(problem.status === 429 || problem.status === 400) && `${problem.message}.`}
         {!known && <button type="button" onClick={() => void join()} className="text-blue-700 underline">Try again</button>}
       </p>
     </section>

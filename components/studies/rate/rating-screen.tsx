@@ -1,9 +1,10 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Participation } from '@/lib/studies/participate';
 import { ApiError, requestJson } from '@/components/queries/api';
+import { CrowdOutcomeView } from './crowd-outcome';
 import { Intro } from './intro';
 import { RatingSession } from './rating-session';
 import { formatDateTime } from '@/lib/format/date';
@@ -35,11 +36,19 @@ export function RatingScreen({ api, access }: { api: string; access: Access }) {
     refetchOnWindowFocus: false,
   });
   const [begun, setBegun] = useState(false);
+  const deadline = query.data?.crowd?.outcome ? null : query.data?.crowd?.deadline ?? null;
+  // When a crowd participant's time is up the screen reads the participation again, which then says so.
+  useEffect(() => {
+    if (!deadline) return;
+    const timer = setTimeout(() => void query.refetch(), Math.max(0, Date.parse(deadline) - Date.now()) + 500);
+    return () => clearTimeout(timer);
+  }, [deadline]);
 
   if (query.isPending) return <p role="status" className="text-sm text-slate-500">Loading the study…</p>;
   if (query.isError) return <LoadProblem error={query.error} access={access} onRetry={() => void query.refetch()} />;
 
   const p = query.data;
+  if (p.crowd?.outcome) return <CrowdOutcomeView outcome={p.crowd.outcome} />;
   const consented = p.study.consent.trim() === '' || p.participant.consentedAt !== null;
   // Someone coming back who has already answered goes straight on to their items.
   const resuming = p.participant.startedAt !== null && consented && p.ratings.length > 0;
@@ -56,6 +65,7 @@ export function RatingScreen({ api, access }: { api: string; access: Access }) {
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">{p.study.name}</h1>
+      {deadline && <p className="text-sm text-slate-600" data-testid="crowd-deadline">Please finish by {formatDateTime(deadline)}.</p>}
       {p.participant.finishedAt ? (
         <>
           <Notice testId="thank-you" title="Thank you!">

@@ -201,6 +201,7 @@ export function RatingSession({ api, participation, readOnly, resumeNote, onChan
         )}
       </nav>
       {hint && <p role="status" className="text-sm text-amber-800" data-testid="rating-hint">{hint}</p>}
+      {saving.retry && <p role="alert" className="text-sm text-amber-800" data-testid="attention-retry">{saving.retry}</p>}
       {finishError && <p role="alert" className="text-sm text-red-800">Could not finish: {finishError}</p>}
 
       <Shortcuts scales={readOnly ? [] : scales} enter={readOnly ? (isLast ? null : 'next item') : isLast ? 'finish' : 'next item'} />

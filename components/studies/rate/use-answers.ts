@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Participation, RatingInput } from '@/lib/studies/participate';
+import type { Participation, RatingInput, SaveResult } from '@/lib/studies/participate';
 import { ApiError, requestJson } from '@/components/queries/api';
 import { answerKey, type Answer } from './model';
 
@@ -24,6 +24,8 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
   const unsaved = useRef(new Map<string, RatingInput>());
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [problem, setProblem] = useState<string | null>(null);
+  /** An attention check answered wrongly with a try left: what to tell the participant. */
+  const [retry, setRetry] = useState<string | null>(null);
   const running = useRef<Promise<boolean> | null>(null);
   const onRefusedRef = useRef(onRefused);
   onRefusedRef.current = onRefused;
@@ -34,8 +36,9 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
     setProblem(null);
     for (let next = unsaved.current.entries().next(); !next.done; next = unsaved.current.entries().next()) {
       const [key, input] = next.value;
+      let result: SaveResult;
       try {
-        await requestJson<{ saved: true }>(`${api}/ratings`, { method: 'PUT', json: input });
+        result = await requestJson<SaveResult>(`${api}/ratings`, { method: 'PUT', json: input });
       } catch (err) {
         setProblem(describe(err));
         // Closed, finished or expired: the screen reads the study again to say so.
@@ -43,8 +46,17 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
         return false;
       }
       // A newer change of the same answer, made while this one was on its way, is sent next.
-      if (unsaved.current.get(key) === input) unsaved.current.delete(key);
+      const latest = unsaved.current.get(key) === input;
+      if (latest) unsaved.current.delete(key);
       publish();
+      if (!result.saved) {
+        // Not stored: the participant answers the check again.
+        if (latest) setAnswers((prev) => { const left = new Map(prev); left.delete(key); return left; });
+        setRetry(result.retry);
+      } else if (result.ended) {
+        onRefusedRef.current();
+        return false;
+      }
     }
     return true;
   };
@@ -58,6 +70,7 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
   }, [api]);
 
   const record = useCallback((input: RatingInput, answer: Answer) => {
+    setRetry(null);
     const key = answerKey(input.itemId, input.dimension);
     setAnswers((prev) => new Map(prev).set(key, answer));
     unsaved.current.set(key, input);
@@ -83,5 +96,5 @@ export function useAnswers(api: string, initial: Participation['ratings'], onRef
     return () => window.removeEventListener('beforeunload', warn);
   }, [hasPending]);
 
-  return { answers, choose, comment, itemState, problem, unsavedCount: pending.size, flush };
+  return { answers, choose, comment, itemState, problem, retry, unsavedCount: pending.size, flush };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiRoute, idParam, parseWith } from '@/lib/http/api';
 import { pool } from '@/lib/db/client';
 import { visibleStudy } from '@/lib/studies/admin';
-import { modelRatingsCsv, rawCsv, rawJsonl, rawModelRatings, rawRatings, summaryCsv, summaryMarkdown } from '@/lib/studies/export';
+import { modelRatingsCsv, participantItems, participantsCsv, participantsJsonl, rawCsv, rawJsonl, rawModelRatings, rawRatings, summaryCsv, summaryMarkdown } from '@/lib/studies/export';
 import { studyReport } from '@/lib/studies/report';
 
 const FORMATS = {
@@ -11,10 +11,15 @@ const FORMATS = {
   'summary-csv': { ext: 'summary.csv', type: 'text/csv' },
   'summary-md': { ext: 'summary.md', type: 'text/markdown' },
   'model-ratings-csv': { ext: 'model-ratings.csv', type: 'text/csv' },
+  'participants-csv': { ext: 'participants.csv', type: 'text/csv' },
+  'participants-jsonl': { ext: 'participants.jsonl', type: 'application/jsonl' },
 } as const;
 const formatSchema = z.enum(Object.keys(FORMATS) as [keyof typeof FORMATS, ...(keyof typeof FORMATS)[]]);
 
-/** Downloads: raw ratings (CSV, JSONL), the summary table (CSV, Markdown) or the model raters' ratings (CSV). */
+/**
+ * Downloads: raw ratings (CSV, JSONL), participants with their items, platform ids, outcomes and times (CSV,
+ * JSONL), the summary table (CSV, Markdown) or the model raters' ratings (CSV).
+ */
 export const GET = apiRoute<{ id: string }>('queries:manage', async ({ req, user, params }) => {
   const study = await visibleStudy(pool(), user, idParam(params.id, 'study id'));
   const query = new URL(req.url).searchParams;
@@ -23,6 +28,9 @@ export const GET = apiRoute<{ id: string }>('queries:manage', async ({ req, user
   if (format === 'ratings-csv' || format === 'ratings-jsonl') {
     const rows = await rawRatings(pool(), study.id);
     body = format === 'ratings-csv' ? rawCsv(rows) : rawJsonl(rows);
+  } else if (format === 'participants-csv' || format === 'participants-jsonl') {
+    const rows = await participantItems(pool(), study.id);
+    body = format === 'participants-csv' ? participantsCsv(rows) : participantsJsonl(rows);
   } else if (format === 'model-ratings-csv') {
     body = modelRatingsCsv(await rawModelRatings(pool(), study.id));
   } else {
