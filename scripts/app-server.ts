@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import next from 'next';
+import { oidcSettings } from '../lib/auth/oidc-settings';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '../lib/http/client-address';
 import { refuseMalformedPath } from '../lib/http/request-path';
 import { pool, readPool } from '../lib/db/client';
@@ -20,6 +21,8 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const hostname = values.host!;
 const trustedProxies = trustedProxyCount(process.env.SKB_TRUSTED_PROXIES);
+// A mistake in the OpenID Connect settings stops the app here, naming the variable, not at someone's sign-in.
+oidcSettings();
 
 const server = http.createServer();
 const app = next({ dev: values.dev, dir: values.dir, hostname, port, httpServer: server });

@@ -5,13 +5,22 @@ import { db } from '../db/client';
 import { AppError } from '../errors';
 import { clientAddress } from '../http/client-address';
 import { safeRedirectUrl } from '../http/return-path';
+import { OIDC_PROVIDER_ID, oidcProvider } from './oidc-provider';
+import { oidcSettings } from './oidc-settings';
+import { findOidcUser, signInWithOidc, type OidcRefusal } from './oidc-users';
 import { isSessionClaims, revokeSession, SESSION_MAX_AGE_SECONDS } from './sessions';
 import { authenticate } from './users';
+
+const oidc = oidcSettings();
+
+/** Where a refused OpenID Connect sign-in lands: the sign-in page, which says why (lib/auth/sign-in-errors.ts). */
+const REFUSAL_CODES: Record<OidcRefusal, string> = { disabled: 'OidcDisabled', 'email-taken': 'OidcEmailTaken', 'no-email': 'OidcNoEmail' };
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: '/login' },
+  // Errors (a provider that is down, a token that fails its checks) come back to the sign-in page, which says which.
+  pages: { signIn: '/login', error: '/login' },
   secret: process.env.NEXTAUTH_SECRET,
   providers: [
     Credentials({
@@ -28,12 +37,21 @@ export const authOptions: NextAuthOptions = {
         }
       },
     }),
+    ...(oidc ? [oidcProvider(oidc)] : []),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    async signIn({ account, profile }) {
+      if (account?.provider !== OIDC_PROVIDER_ID || !oidc) return true;
+      const result = await signInWithOidc(db(), oidc, profile);
+      return result.ok || `/login?error=${REFUSAL_CODES[result.reason]}`;
+    },
+    async jwt({ token, user, account, profile }) {
       if (user) {
-        token.uid = Number(user.id);
-        token.sv = user.sessionVersion;
+        // An OpenID Connect user is the app user its identity was linked to in the signIn callback above.
+        const signedIn = account?.provider === OIDC_PROVIDER_ID ? await findOidcUser(db(), profile) : { id: Number(user.id), sessionVersion: user.sessionVersion };
+        if (!signedIn) throw new Error('The identity signed in with has no active user');
+        token.uid = signedIn.id;
+        token.sv = signedIn.sessionVersion;
         token.sid = crypto.randomUUID();
         token.auth = Math.floor(Date.now() / 1000);
       }

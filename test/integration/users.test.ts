@@ -34,7 +34,7 @@ describe('users and sign-in', () => {
     const stored = await db().user.findUniqueOrThrow({ where: { id: user.id } });
     expect(stored.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(stored.passwordHash).not.toContain('correct horse');
-    expect(await verifyPassword('correct horse', stored.passwordHash)).toBe(true);
+    expect(await verifyPassword('correct horse', stored.passwordHash!)).toBe(true);
     const log = await db().auditLog.findMany({ where: { action: 'user.create', targetId: String(user.id) } });
     expect(log).toHaveLength(1);
   });
