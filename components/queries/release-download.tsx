@@ -1,13 +1,14 @@
 'use client';
 
 import { useState } from 'react';
-import { QUERY_FORMATS, type QueryFormat } from '@/lib/queries/types';
+import { RELEASE_FORMATS, type ReleaseFormat } from '@/lib/release/formats';
 import { setApi } from './api';
 
-const LABELS: Record<QueryFormat, string> = {
+const LABELS: Record<ReleaseFormat, string> = {
   stark: 'STaRK (stark_qa.csv and split/*.index)',
   trec: 'TREC (topics.txt and qrels.txt)',
   jsonl: 'JSONL (queries.jsonl, always included: the content hash is of it)',
+  hf: 'Hugging Face folder (hf/: README.md with YAML front matter, data per split in JSONL and Parquet, croissant.json)',
 };
 
 /**
@@ -15,15 +16,15 @@ const LABELS: Record<QueryFormat, string> = {
  * cannot be written as STaRK (an id that is not an integer), which is then not offered.
  */
 export function ReleaseDownload({ slug, name, number, starkUnavailable }: { slug: string; name: string; number: number; starkUnavailable: string | null }) {
-  const [chosen, setChosen] = useState<QueryFormat[]>(QUERY_FORMATS.filter((f) => f !== 'stark' || !starkUnavailable));
-  const toggle = (f: QueryFormat) => setChosen((c) => (c.includes(f) ? c.filter((x) => x !== f) : [...c, f]));
-  const formats = QUERY_FORMATS.filter((f) => f === 'jsonl' || chosen.includes(f));
-  const fixed = (f: QueryFormat) => f === 'jsonl' || (f === 'stark' && !!starkUnavailable);
+  const [chosen, setChosen] = useState<ReleaseFormat[]>(RELEASE_FORMATS.filter((f) => f !== 'stark' || !starkUnavailable));
+  const toggle = (f: ReleaseFormat) => setChosen((c) => (c.includes(f) ? c.filter((x) => x !== f) : [...c, f]));
+  const formats = RELEASE_FORMATS.filter((f) => f === 'jsonl' || chosen.includes(f));
+  const fixed = (f: ReleaseFormat) => f === 'jsonl' || (f === 'stark' && !!starkUnavailable);
   return (
     <div className="space-y-2 text-sm">
       <fieldset className="space-y-1">
         <legend className="mb-1 font-medium">Formats</legend>
-        {QUERY_FORMATS.map((f) => (
+        {RELEASE_FORMATS.map((f) => (
           <label key={f} className="flex items-center gap-2">
             <input type="checkbox" checked={formats.includes(f)} disabled={fixed(f)} onChange={() => toggle(f)} />
             {LABELS[f]}

@@ -66,7 +66,7 @@ function ReleaseForm({ slug, name }: { slug: string; name: string }) {
   const router = useRouter();
   const [made, setMade] = useState<number | null>(null);
   const create = useMutation({
-    mutationFn: (body: { name: string; notes: string }) => requestJson<ReleaseDetail>(`${setApi(slug, name)}/releases`, { method: 'POST', json: body }),
+    mutationFn: (body: { name: string; notes: string; language: string }) => requestJson<ReleaseDetail>(`${setApi(slug, name)}/releases`, { method: 'POST', json: body }),
     onSuccess: (release) => {
       setMade(release.number);
       // The page's header counts the releases.
@@ -80,7 +80,7 @@ function ReleaseForm({ slug, name }: { slug: string; name: string }) {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     setMade(null);
-    create.mutate({ name: String(form.get('name') ?? '').trim(), notes: String(form.get('notes') ?? '') }, { onSuccess: () => formElement.reset() });
+    create.mutate({ name: String(form.get('name') ?? '').trim(), notes: String(form.get('notes') ?? ''), language: String(form.get('language') ?? '').trim() }, { onSuccess: () => formElement.reset() });
   }
 
   return (
@@ -88,6 +88,10 @@ function ReleaseForm({ slug, name }: { slug: string; name: string }) {
       <h3 id="make-release-heading" className="font-medium">Make a release</h3>
       <Field id="release-name" label="Release name">
         <input id="release-name" name="name" required maxLength={200} placeholder="First public version" className="rounded border border-slate-300 px-2 py-1" />
+      </Field>
+      <Field id="release-language" label="Language of the queries" help="An ISO 639 code (en, de, fr ...): the Hugging Face card's language and Croissant's inLanguage.">
+        <input id="release-language" name="language" required defaultValue="en" pattern="[a-z]{2,3}(-[A-Za-z0-9]{2,8})?" maxLength={12}
+          aria-describedby="release-language-help" className="w-24 rounded border border-slate-300 px-2 py-1" />
       </Field>
       <Field id="release-notes" label="Notes" help="Markdown; they end the dataset card.">
         <textarea id="release-notes" name="notes" rows={3} maxLength={20_000} aria-describedby="release-notes-help" className="rounded border border-slate-300 px-2 py-1" />

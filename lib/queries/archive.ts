@@ -7,11 +7,11 @@ import type { QueryFormat } from './types';
 
 /**
  * A zip of the files `exportFiles` writes, each format in its own folder under `root` (JSONL at the top),
- * plus any extra files (the dataset card). The file lists are settled first, so a format that cannot
+ * plus any extra files (the dataset card, the Hugging Face folder). The file lists are settled first, so a format that cannot
  * hold the set fails before any byte is sent; then files are added one after another as their rows are
  * read, so the archive streams out without the set in memory.
  */
-export async function exportArchive(db: Queryable, source: QuerySource, opts: { root: string; formats: QueryFormat[]; variant?: ExportVariant; extra?: { path: string; text: string }[] }): Promise<Readable> {
+export async function exportArchive(db: Queryable, source: QuerySource, opts: { root: string; formats: QueryFormat[]; variant?: ExportVariant; extra?: { path: string; content: string | Buffer }[] }): Promise<Readable> {
   const entries: { name: string; file: ExportFile }[] = [];
   for (const format of opts.formats) {
     const folder = format === 'jsonl' ? opts.root : `${opts.root}/${format}`;
@@ -19,7 +19,7 @@ export async function exportArchive(db: Queryable, source: QuerySource, opts: { 
   }
   const zip = new ZipArchive({ zlib: { level: 6 } });
   (async () => {
-    for (const extra of opts.extra ?? []) zip.append(extra.text, { name: `${opts.root}/${extra.path}` });
+    for (const extra of opts.extra ?? []) zip.append(extra.content, { name: `${opts.root}/${extra.path}` });
     for (const { name, file } of entries) {
       const content = Readable.from(file.content());
       zip.append(content, { name });

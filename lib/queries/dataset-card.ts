@@ -1,35 +1,30 @@
-import type { QuerySetStats } from './set-stats';
-import type { QuerySetSummary } from './sets';
-import { synthesisSection, type CardJob } from '../synthesis/card';
-
-export interface CardInput {
-  set: Pick<QuerySetSummary, 'name' | 'description' | 'origin' | 'license'>;
-  kb: { name: string; slug: string };
-  release: { number: number; name: string; notes: string; contentHash: string; createdAt: Date };
-  stats: QuerySetStats;
-  /** Whether every id is an integer, so the release can be written as STaRK CSV. */
-  starkIds: boolean;
-  /** The synthesis jobs whose queries are in the release, if any. */
-  synthesis?: CardJob[];
-}
+import { synthesisSection } from '../synthesis/card';
+import type { ReleaseRecord } from '../release/record';
+import { releaseStatements } from '../release/statements';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const fixed = (x: number, digits = 2) => x.toFixed(digits);
 const splitName = (s: string | null) => s ?? '(no split)';
 
-/** The release's README: what it is, where it comes from, its numbers as the STaRK paper tabulates them. */
-export function datasetCard({ set, kb, release, stats, starkIds, synthesis }: CardInput): string {
+/**
+ * The release's README: what it is, where it comes from, its numbers as the STaRK paper tabulates them, and
+ * the statements its Croissant file carries (lib/release/statements.ts), word for word.
+ */
+export function datasetCard(record: ReleaseRecord): string {
+  const { set, kb, release, stats, starkIds, synthesis } = record;
+  const says = releaseStatements(record);
   const lines = [
-    `# ${set.name} — release ${release.number}: ${release.name}`,
+    `# ${says.title}`,
     '',
-    set.description || `Queries over the knowledge base ${kb.name}.`,
+    says.description,
     '',
     '| | |',
     '| --- | --- |',
     `| Knowledge base | ${kb.name} (\`${kb.slug}\`) |`,
     `| Origin | ${set.origin} |`,
     `| Licence | ${set.license || 'not stated'} |`,
-    `| Released | ${release.createdAt.toISOString().slice(0, 10)} |`,
+    `| Language | ${record.language} |`,
+    `| Released | ${release.createdAt.slice(0, 10)} |`,
     `| Content hash | \`sha256:${release.contentHash}\` (of \`queries.jsonl\`) |`,
     '',
     '## Queries',
@@ -44,12 +39,66 @@ export function datasetCard({ set, kb, release, stats, starkIds, synthesis }: Ca
     `Shannon entropy ${fixed(stats.lexical.entropyBits)} bits, type-token ratio ${fixed(stats.lexical.typeTokenRatio, 4)} ` +
       `(${stats.lexical.types} distinct words in ${stats.lexical.tokens}).`,
     '',
-    ...(synthesis?.length ? [...synthesisSection(synthesis), ''] : []),
+    '## Data collection',
+    '',
+    `Collection type: ${says.collectionTypes.join(', ')}.`,
+    '',
+    says.dataCollection,
+    '',
+    ...(synthesis.length ? [...synthesisSection(synthesis), ''] : []),
+    '## Annotation protocol',
+    '',
+    says.annotationProtocol,
+    '',
+    '## Agreement',
+    '',
+    says.annotationAnalysis,
+    '',
+    '## Annotators',
+    '',
+    says.annotatorDemographics,
+    '',
+    '## Machine annotation tools',
+    '',
+    says.machineAnnotationTools,
+    '',
+    '## Unresolved ids',
+    '',
+    says.unresolved,
+    '',
+    '## Limitations',
+    '',
+    says.limitations,
+    '',
+    '## Biases',
+    '',
+    says.biases,
+    '',
+    '## Intended uses',
+    '',
+    says.useCases,
+    '',
+    '## Personal and sensitive information',
+    '',
+    says.personalInformation,
+    '',
+    '## Maintenance',
+    '',
+    says.maintenance,
+    '',
+    '## Citation',
+    '',
+    '```bibtex',
+    says.citation,
+    '```',
+    '',
     '## Files',
     '',
     '- `queries.jsonl`: one query a line with its answers, seeds, split and provenance (always included; the hash above is of this file).',
     ...(starkIds ? ['- `stark/` (when chosen): `stark_qa.csv` (or `stark_qa_human_generated_eval.csv` with `answer_ids_source`) and `split/*.index`, as STaRK loads them.'] : []),
     '- `trec/` (when chosen): `topics.txt` (`<qid> <text>`) and `qrels.txt` (`<qid> 0 <entity> <grade>`).',
+    '- `hf/` (when chosen): the release as a Hugging Face dataset folder: this card with YAML front matter as `README.md`, ' +
+      '`data/<split>.jsonl` and `data/<split>.parquet`, and `croissant.json` (Croissant 1.1 with the Responsible-AI fields above).',
     '',
     'Entity ids are the knowledge base\'s external ids.',
   ];

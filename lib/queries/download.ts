@@ -4,6 +4,10 @@ import { exportArchive } from './archive';
 import { exportFiles, type ExportVariant } from './export';
 import type { QuerySource } from './read';
 import type { QueryFormat } from './types';
+import type { ReleaseWithRecord } from './releases';
+import type { QuerySetSummary } from './sets';
+import { huggingFaceFolder, releaseRecord } from '../release/folder';
+import { HF_FOLDER, type ReleaseFormat } from '../release/formats';
 
 function attachment(body: Readable, fileName: string, type: string): Response {
   return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, {
@@ -24,8 +28,18 @@ export async function downloadResponse(db: Queryable, source: QuerySource, forma
   return attachment(await exportArchive(db, source, { root, formats: [format], variant }), `${root}.zip`, 'application/zip');
 }
 
-/** A release's archive: its dataset card and the chosen formats (JSONL always, as the hash is of it). */
-export async function releaseDownload(db: Queryable, releaseId: number, baseName: string, formats: QueryFormat[], card: string): Promise<Response> {
-  const chosen = [...new Set<QueryFormat>(['jsonl', ...formats])];
-  return attachment(await exportArchive(db, { releaseId }, { root: baseName, formats: chosen, extra: [{ path: 'README.md', text: card }] }), `${baseName}.zip`, 'application/zip');
+/**
+ * A release's archive: its dataset card, the chosen formats (JSONL always, as the hash is of it) and, when
+ * `hf` is chosen, the folder ready for Hugging Face with its Croissant file.
+ */
+export async function releaseDownload(db: Queryable, target: { set: QuerySetSummary; kb: { name: string; slug: string }; release: ReleaseWithRecord; requestUrl: string },
+  baseName: string, formats: ReleaseFormat[]): Promise<Response> {
+  const { set, kb, release } = target;
+  const chosen = [...new Set<QueryFormat>(['jsonl', ...formats.filter((f): f is QueryFormat => f !== 'hf')])];
+  const extra: { path: string; content: string | Buffer }[] = [{ path: 'README.md', content: release.card }];
+  if (formats.includes('hf')) {
+    const record = await releaseRecord(db, set, kb, release, target.requestUrl);
+    for (const file of await huggingFaceFolder(db, set.kbId, release.id, record)) extra.push({ path: `${HF_FOLDER}/${file.path}`, content: file.bytes });
+  }
+  return attachment(await exportArchive(db, { releaseId: release.id }, { root: baseName, formats: chosen, extra }), `${baseName}.zip`, 'application/zip');
 }

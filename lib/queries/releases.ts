@@ -7,7 +7,8 @@ import { readQueries, type QuerySource } from './read';
 import { QuerySetStatsAccumulator, type QuerySetStats } from './set-stats';
 import type { QuerySetSummary } from './sets';
 import { datasetCard } from './dataset-card';
-import { synthesisJobsOfSet } from '../synthesis/card';
+import { gatherReleaseRecord, releaseLookups, storedRecord, type ReleaseRecord } from '../release/record';
+import { releasePageUrl } from '../release/page-url';
 
 export interface ReleaseSummary {
   id: number;
@@ -25,6 +26,12 @@ export interface ReleaseDetail extends ReleaseSummary {
   card: string;
 }
 
+/** A release as its download needs it: with the record its card and Croissant file are generated from. */
+export interface ReleaseWithRecord extends ReleaseDetail {
+  /** null for releases made before records were kept. */
+  record: ReleaseRecord | null;
+}
+
 const FIELDS = `r.id, r.number, r.name, r.notes, r.content_hash AS "contentHash", r.query_count AS "queryCount",
   coalesce(u.name, u.email) AS "createdBy", r.created_at AS "createdAt"`;
 
@@ -39,10 +46,15 @@ export async function querySourceOf(db: Queryable, setId: number, release: numbe
 }
 
 export async function getRelease(db: Queryable, setId: number, number: number): Promise<ReleaseDetail> {
-  const { rows } = await db.query<ReleaseDetail>(
-    `SELECT ${FIELDS}, r.stats, r.card FROM query_release r LEFT JOIN app_user u ON u.id = r.created_by WHERE r.set_id = $1 AND r.number = $2`, [setId, number]);
+  const { record: _, ...release } = await getReleaseWithRecord(db, setId, number);
+  return release;
+}
+
+export async function getReleaseWithRecord(db: Queryable, setId: number, number: number): Promise<ReleaseWithRecord> {
+  const { rows } = await db.query<ReleaseWithRecord>(
+    `SELECT ${FIELDS}, r.stats, r.card, r.record FROM query_release r LEFT JOIN app_user u ON u.id = r.created_by WHERE r.set_id = $1 AND r.number = $2`, [setId, number]);
   if (!rows[0]) throw notFound(`No release ${number} of this query set`);
-  return rows[0];
+  return { ...rows[0], record: rows[0].record && storedRecord(rows[0].record) };
 }
 
 /**
@@ -51,7 +63,9 @@ export async function getRelease(db: Queryable, setId: number, number: number): 
  * One repeatable-read transaction: the copy, hash and statistics all describe the same state of the set,
  * and the set's row lock numbers concurrent releases one after the other.
  */
-export async function createRelease(db: Database, set: QuerySetSummary, kb: { name: string; slug: string }, opts: { name: string; notes?: string; userId: number | null }): Promise<ReleaseDetail> {
+export async function createRelease(db: Database, set: QuerySetSummary, kb: { name: string; slug: string },
+  opts: { name: string; notes?: string; language?: string; userId: number | null; requestUrl?: string }): Promise<ReleaseDetail> {
+  const lookups = await releaseLookups(db, set.kbId, set.id, { setId: set.id });
   const number = await inTransaction(db, async (client) => {
     await client.query('SELECT 1 FROM query_set WHERE id = $1 FOR UPDATE', [set.id]);
     const hash = crypto.createHash('sha256');
@@ -71,12 +85,15 @@ export async function createRelease(db: Database, set: QuerySetSummary, kb: { na
     if (last.rows[0]?.content_hash === contentHash) throw conflict(`Nothing changed since release ${last.rows[0].number} (same content hash)`);
     const next = (last.rows[0]?.number ?? 0) + 1;
     const stats = acc.result();
-    const synthesis = await synthesisJobsOfSet(client, set.id);
-    const card = datasetCard({ set, kb, release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date() }, stats, starkIds, synthesis });
+    const { rows: [author] } = await client.query<{ name: string | null }>('SELECT name FROM app_user WHERE id = $1', [opts.userId]);
+    const record = await gatherReleaseRecord(client, {
+      set, kb, stats, starkIds, language: opts.language ?? 'en', source: { setId: set.id },
+      release: { number: next, name: opts.name, notes: opts.notes ?? '', contentHash, createdAt: new Date().toISOString(), createdBy: author?.name ?? null, url: releasePageUrl({ slug: kb.slug, set: set.name, number: next }, opts.requestUrl) },
+    }, lookups);
     const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO query_release (set_id, number, name, notes, content_hash, query_count, stats, card, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [set.id, next, opts.name, opts.notes ?? '', contentHash, count, JSON.stringify(stats), card, opts.userId]);
+      `INSERT INTO query_release (set_id, number, name, notes, content_hash, query_count, stats, card, record, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [set.id, next, opts.name, opts.notes ?? '', contentHash, count, JSON.stringify(stats), datasetCard(record), JSON.stringify(record), opts.userId]);
     await client.query(
       `INSERT INTO release_query (release_id, position, external_id, text, answer_ids, seed_ids, split, split_position, metadata)
        SELECT $1, position, external_id, text, answer_ids, seed_ids, split, split_position, metadata FROM query WHERE set_id = $2`,
