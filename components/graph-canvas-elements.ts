@@ -8,18 +8,28 @@ export type CanvasLayout = GraphLayoutName;
 export const CANVAS_LAYOUTS: readonly CanvasLayout[] = GRAPH_LAYOUTS;
 
 const STUB_COLOUR = '#cbd5e1';
+/** Room around a group's cells inside its box. */
+const GROUP_PADDING = 12;
 /**
  * Above this many edges, an edge's label appears only while it or one of its ends is hovered: more labels pile
  * up where edges meet (the type map's busiest types) and are slow to draw.
  */
 const ALWAYS_LABEL_EDGES = 12;
 
+/**
+ * Names are cut to these many characters here rather than by Cytoscape's `text-wrap: ellipsis`, which measures
+ * the text once per character kept: with long names (paper titles) that was most of a first frame's cost.
+ */
+const SHORT_LABEL = 28;
+const LONG_LABEL = 48;
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+
 /** What the canvas draws for one update: the elements and, for the grouped and path layouts, their positions. */
 export interface CanvasPlan { elements: ElementDefinition[]; positions: ReadonlyMap<string, Point> | null }
 
 /**
  * The Cytoscape elements for a view. With `concentric` and a centre, the neighbours are grouped by relation and
- * type (lib/kb/graph-layout): each group a compound parent node captioned with its relation, type and count,
+ * type (lib/kb/graph-layout): each group a box behind its members captioned with its relation, type and count,
  * placed on rings by hop. `positions` (the paths view) places the nodes as given instead.
  */
 export function planCanvas(nodes: CanvasNode[], edges: CanvasEdge[], types: string[], layout: CanvasLayout, positions?: ReadonlyMap<string, Point>): CanvasPlan {
@@ -31,28 +41,36 @@ export function planCanvas(nodes: CanvasNode[], edges: CanvasEdge[], types: stri
   const labelled = labelledNodes(nodes, drawn, [], { neighbours: !positions });
   const grouped = !positions && layout === 'concentric' && nodes.some((n) => n.center);
   const groups = grouped ? groupNodes(nodes, drawn, reached) : [];
-  const parentOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.id] as const)));
-  const groupElements: ElementDefinition[] = groups.map((g) => ({
-    group: 'nodes', classes: 'group', selectable: false,
-    data: { id: g.id, label: groupLabel(g), type: g.type, colour: STUB_COLOUR, depth: g.depth, center: 0, stub: 0, members: g.members.length },
-  }));
+  const groupOf = new Map(groups.flatMap((g) => g.members.map((m) => [m, g.id] as const)));
+  const layoutOfGroups = grouped ? groupedPositions(nodes, drawn, groups, { cellWidth: 140, cellHeight: 22 }) : null;
+  // A group is a box drawn behind its members, not a Cytoscape compound parent: compound bounds are recomputed
+  // whenever a member's style or place changes, which made them a third of the first frame's cost.
+  const groupElements: ElementDefinition[] = groups.map((g) => {
+    const box = layoutOfGroups!.boxes.get(g.id)!;
+    const label = groupLabel(g);
+    return {
+      group: 'nodes', classes: 'group', selectable: false, grabbable: false, pannable: true,
+      data: { id: g.id, label, short: label, long: label, type: g.type, colour: STUB_COLOUR, depth: g.depth, center: 0, stub: 0, members: g.members.length, width: box.width + GROUP_PADDING, height: box.height + GROUP_PADDING },
+    };
+  });
   const nodeElements: ElementDefinition[] = nodes.map((n) => ({
     group: 'nodes',
-    classes: [labelled.has(n.id) ? 'labelled' : '', parentOf.has(n.id) ? 'member' : ''].join(' ').trim(),
+    classes: [labelled.has(n.id) ? 'labelled' : '', groupOf.has(n.id) ? 'member' : ''].join(' ').trim(),
     data: {
-      id: n.id, label: n.label, type: n.type, depth: reached.get(n.id)?.depth ?? 0, parent: parentOf.get(n.id),
+      id: n.id, label: n.label, short: clip(n.label, SHORT_LABEL), long: clip(n.label, LONG_LABEL), width: n.stub ? Math.max(16, n.label.length * 5) : 16,
+      type: n.type, depth: reached.get(n.id)?.depth ?? 0, group: groupOf.get(n.id),
       colour: n.stub ? STUB_COLOUR : typeColour(types, n.type), center: n.center ? 1 : 0, stub: n.stub ? 1 : 0,
     },
   }));
   const edgeElements: ElementDefinition[] = drawn.map((e) => ({
     group: 'edges',
-    classes: [drawn.length <= ALWAYS_LABEL_EDGES ? 'labelled' : '', parentOf.has(e.source) || parentOf.has(e.target) ? 'grouped' : ''].join(' ').trim(),
+    classes: [drawn.length <= ALWAYS_LABEL_EDGES ? 'labelled' : '', groupOf.has(e.source) || groupOf.has(e.target) ? 'grouped' : ''].join(' ').trim(),
     data: { id: e.id, source: e.source, target: e.target, label: e.label },
   }));
   return {
-    // Parents before children, nodes before the edges that need both ends present.
+    // Nodes before the edges that need both ends present.
     elements: [...groupElements, ...nodeElements, ...edgeElements],
-    positions: positions ?? (grouped ? groupedPositions(nodes, drawn, groups, { cellWidth: 140, cellHeight: 22 }) : null),
+    positions: positions ?? (layoutOfGroups ? new Map([...layoutOfGroups.positions, ...[...layoutOfGroups.boxes].map(([id, b]) => [id, { x: b.x, y: b.y }] as const)]) : null),
   };
 }
 
@@ -75,17 +93,18 @@ export function layoutOptions(name: CanvasLayout, cy: Core, positions: ReadonlyM
  * highlighted nodes always, above the rest.
  */
 export const GRAPH_STYLE: StylesheetJson = [
-  { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 8, 'min-zoomed-font-size': 12, 'text-wrap': 'ellipsis', 'text-max-width': '110px', width: 16, height: 16, color: '#1e293b' } },
-  { selector: 'node.labelled', style: { 'font-size': 10, 'min-zoomed-font-size': 4, 'text-max-width': '180px' } },
+  { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(short)', 'font-size': 8, 'min-zoomed-font-size': 12, width: 16, height: 16, color: '#1e293b' } },
+  { selector: 'node.labelled', style: { 'font-size': 10, 'min-zoomed-font-size': 4 } },
   { selector: 'node[center = 1]', style: { width: 30, height: 30, 'font-weight': 'bold', 'font-size': 12, 'min-zoomed-font-size': 3, 'border-width': 2, 'border-color': '#0f172a' } },
-  { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: (n: NodeSingular) => Math.max(16, String(n.data('label') ?? '').length * 5), height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8, 'min-zoomed-font-size': 4 } },
-  { selector: 'node.group', style: { shape: 'round-rectangle', 'background-color': '#f1f5f9', 'background-opacity': 0.7, 'border-width': 1, 'border-color': '#cbd5e1', padding: '6px', 'text-valign': 'top', 'text-halign': 'center', 'font-size': 11, 'font-weight': 'bold', 'min-zoomed-font-size': 4, 'text-max-width': '400px', color: '#334155' } },
+  { selector: 'node[stub = 1]', style: { shape: 'round-rectangle', width: 'data(width)', height: 14, padding: '3px', 'text-valign': 'center', 'text-halign': 'center', color: '#334155', 'font-size': 8, 'min-zoomed-font-size': 4 } },
+  // Behind everything, edges included, as a compound parent would be.
+  { selector: 'node.group', style: { shape: 'round-rectangle', width: 'data(width)', height: 'data(height)', 'z-compound-depth': 'bottom', 'background-color': '#f1f5f9', 'background-opacity': 0.7, 'border-width': 1, 'border-color': '#cbd5e1', 'text-valign': 'top', 'text-halign': 'center', 'font-size': 11, 'font-weight': 'bold', 'min-zoomed-font-size': 4, color: '#334155' } },
   // In a group, names sit to the right of their nodes, a list in rows.
-  { selector: 'node.member', style: { 'text-max-width': '110px', width: 12, height: 12, 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 4 } },
-  { selector: 'node.hover, node.focus, node.highlight, node:selected', style: { 'font-size': 11, 'min-zoomed-font-size': 0, 'text-max-width': '240px', 'z-index': 20, 'text-outline-width': 2, 'text-outline-color': '#ffffff' } },
+  { selector: 'node.member', style: { width: 12, height: 12, 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 4 } },
+  { selector: 'node.hover, node.focus, node.highlight, node:selected', style: { label: 'data(long)', 'font-size': 11, 'min-zoomed-font-size': 0, 'z-index': 20, 'text-outline-width': 2, 'text-outline-color': '#ffffff' } },
   { selector: 'node.highlight', style: { 'border-width': 3, 'border-color': '#f59e0b' } },
   { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#0f172a' } },
-  { selector: 'edge', style: { width: 1, 'line-color': '#cbd5e1', 'target-arrow-color': '#cbd5e1', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'arrow-scale': 0.7, 'font-size': 7, color: '#64748b', 'text-rotation': 'autorotate' } },
+  { selector: 'edge', style: { width: 1, 'line-color': '#cbd5e1', 'target-arrow-color': '#cbd5e1', 'target-arrow-shape': 'triangle', 'curve-style': 'straight', 'arrow-scale': 0.7, 'font-size': 7, color: '#64748b', 'text-rotation': 'autorotate' } },
   // The many edges into a group would cross its names; the box already says how they connect.
   { selector: 'edge.grouped', style: { opacity: 0.35 } },
   { selector: 'edge.labelled, edge.hover', style: { label: 'data(label)', 'text-background-color': '#ffffff', 'text-background-opacity': 0.8 } },

@@ -23,6 +23,8 @@ export interface GraphCanvasProps {
   positions?: ReadonlyMap<string, Point>;
   /** `auto` draws with WebGL from WEBGL_MIN_ELEMENTS elements on, where the browser has hardware WebGL 2. */
   renderer?: 'auto' | 'canvas' | 'webgl';
+  /** How the view is drawn while panned or zoomed; by default LARGE_VIEW_MOVING for a large view in the 2D canvas, else `full`. */
+  moving?: MovingDraw;
   onSelect?: (nodeId: string) => void;
   onExpand?: (nodeId: string) => void;
   highlight?: string[];
@@ -37,11 +39,24 @@ export interface GraphCanvasProps {
 }
 
 /**
- * From this many elements on, a view is large: Cytoscape leaves its edges out while it is panned or zoomed,
- * and draws it with its WebGL renderer where the browser has a hardware one (see docs/benchmarks.md, "Graph
+ * From this many elements on, a view is large: it moves as LARGE_VIEW_MOVING says, is drawn at pixel ratio 1,
+ * and with Cytoscape's WebGL renderer where the browser has a hardware one (see docs/benchmarks.md, "Graph
  * frames"): the 2D canvas redraws every element on each frame.
  */
 export const WEBGL_MIN_ELEMENTS = 1000;
+
+/**
+ * What is drawn while the view is panned or zoomed: everything (`full`); everything but the edges
+ * (`no-edges`); nothing but the nodes' shapes (`shapes`: no edges, no labels); or a picture of the view taken
+ * when the gesture starts, moved and scaled (`texture`), redrawn in full when it ends.
+ */
+export type MovingDraw = 'full' | 'no-edges' | 'shapes' | 'texture';
+/** A large view's choice, from frame times measured in software (docs/benchmarks.md, "Graph frames"). */
+export const LARGE_VIEW_MOVING: MovingDraw = 'texture';
+
+function movingOptions(mode: MovingDraw): Pick<cytoscape.CytoscapeOptions, 'hideEdgesOnViewport' | 'hideLabelsOnViewport' | 'textureOnViewport'> {
+  return { hideEdgesOnViewport: mode === 'no-edges' || mode === 'shapes', hideLabelsOnViewport: mode === 'shapes', textureOnViewport: mode === 'texture' };
+}
 
 let hardwareGl: boolean | undefined;
 /** Whether the browser offers WebGL 2 on a GPU; software GL (SwiftShader, llvmpipe) drew slower than the 2D canvas. */
@@ -66,10 +81,11 @@ function afterNextDraw(cy: Core, webgl: boolean, done: () => void) {
  * grouped by relation and type in the rings layout. The instance lives as long as the component (and its
  * renderer: crossing WEBGL_MIN_ELEMENTS starts a new one); new props update its elements in place and re-run
  * the layout. The time from an update to the first drawn frame is kept in `data-render-ms` (and as a
- * performance measure), the renderer in `data-renderer`, whether the view counts as large in `data-large`.
+ * performance measure), the renderer in `data-renderer`, whether the view counts as large in `data-large`, what
+ * is drawn while it moves in `data-moving`.
  */
 export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(
-  { nodes, edges, layout = 'concentric', positions, renderer = 'auto', onSelect, onExpand, highlight, types, testId, className, label, describedBy },
+  { nodes, edges, layout = 'concentric', positions, renderer = 'auto', moving, onSelect, onExpand, highlight, types, testId, className, label, describedBy },
   ref,
 ) {
   const container = useRef<HTMLDivElement>(null);
@@ -80,6 +96,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const dark = usePrefersDark();
   const large = nodes.length + edges.length >= WEBGL_MIN_ELEMENTS;
   const webgl = renderer === 'webgl' || (renderer === 'auto' && large && hardwareWebgl());
+  // Cytoscape's WebGL renderer draws every frame in full whatever these options say.
+  const movingDraw = moving ?? (large && !webgl ? LARGE_VIEW_MOVING : 'full');
 
   useImperativeHandle(ref, () => ({
     exportPng: () => cy?.png({ full: true, bg: graphExportBackground(dark), output: 'base64uri', scale: 2 }) ?? '',
@@ -96,9 +114,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     // Cytoscape's WebGL mode (experimental, 3.31+) is an option of its canvas renderer, not in its typings yet.
     const options: cytoscape.CytoscapeOptions & { renderer?: { name: 'canvas'; webgl: boolean } } = {
       container: el, style: GRAPH_STYLE, minZoom: 0.05, maxZoom: 4,
-      // While a large view is panned or zoomed its edges are left out: drawing thousands of them is most of a
-      // frame's cost in the 2D canvas.
-      hideEdgesOnViewport: large,
+      // Redrawing thousands of elements on every frame of a gesture is what makes a large view stutter.
+      ...movingOptions(movingDraw),
+      // A large view is drawn at one canvas pixel per CSS pixel: on a high-density screen that is a quarter
+      // of the pixels to fill, at the cost of sharpness.
+      pixelRatio: large ? 1 : 'auto',
       ...(webgl ? { renderer: { name: 'canvas', webgl: true } } : {}),
     };
     const instance = cytoscape(options);
@@ -113,12 +133,13 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     instance.on('unselect', 'node', () => instance.nodes('.focus').removeClass('focus'));
     el.setAttribute('data-renderer', webgl ? 'webgl' : 'canvas');
     el.setAttribute('data-large', String(large));
+    el.setAttribute('data-moving', movingDraw);
     setCy(instance);
     return () => {
       setCy(null);
       instance.destroy();
     };
-  }, [webgl, large]);
+  }, [webgl, large, movingDraw]);
 
   useEffect(() => {
     if (cy && !cy.destroyed()) cy.style(dark ? [...GRAPH_STYLE, ...DARK_GRAPH_STYLE] : GRAPH_STYLE);
@@ -140,8 +161,6 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         if (existing.empty()) { fresh.push(def); continue; }
         existing.data(def.data);
         existing.classes(def.classes ?? '');
-        // A node's group is its compound parent, which only move() changes.
-        if (existing.isNode() && (existing.data('parent') ?? null) !== (def.data.parent ?? null)) existing.move({ parent: def.data.parent ?? null });
       }
       cy.add(fresh);
     });

@@ -11,6 +11,15 @@ async function entityId(page: Page, externalId: string): Promise<number> {
   return ((await res.json()) as { id: number }).id;
 }
 
+/** How Cytoscape's renderer draws the canvas while it moves, and at what pixel ratio (null: the screen's). */
+function movingSettings(canvas: Locator) {
+  return canvas.evaluate((el) => {
+    const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
+    const r = (cy as unknown as { renderer(): { textureOnViewport: boolean; hideEdgesOnViewport: boolean; hideLabelsOnViewport: boolean; forcedPixelRatio: number | null } }).renderer();
+    return { texture: r.textureOnViewport, hideEdges: r.hideEdgesOnViewport, hideLabels: r.hideLabelsOnViewport, pixelRatio: r.forcedPixelRatio };
+  });
+}
+
 /** Waits until the canvas has drawn its current elements. */
 async function drawn(canvas: Locator): Promise<void> {
   await expect(canvas).toHaveAttribute('aria-busy', 'false');
@@ -28,7 +37,7 @@ function drawnNodes(canvas: Locator): Promise<DrawnNode[]> {
     const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
     return cy.nodes().map((n) => ({
       ...{ renderedX: n.renderedPosition().x, renderedY: n.renderedPosition().y },
-      id: n.id(), label: String(n.data('label')), group: n.hasClass('group'), parent: n.isChild() ? n.parent().first().id() : null,
+      id: n.id(), label: String(n.data('label')), group: n.hasClass('group'), parent: (n.data('group') as string | undefined) ?? null,
       x: n.position('x'), y: n.position('y'),
       labelShown: n.style('label') !== '' && n.numericStyle('font-size') * cy.zoom() >= n.numericStyle('min-zoomed-font-size'),
     }));
@@ -134,6 +143,9 @@ test('a view of 1,000 elements or more is large (WebGL on a GPU, software GL kee
   expect(Number(await canvas.getAttribute('data-elements'))).toBeLessThan(1000);
   await expect(canvas).toHaveAttribute('data-large', 'false');
   await expect(canvas).toHaveAttribute('data-renderer', 'canvas');
+  // A smaller view is drawn in full while it moves, at the screen's pixel ratio.
+  await expect(canvas).toHaveAttribute('data-moving', 'full');
+  expect(await movingSettings(canvas)).toEqual({ texture: false, hideEdges: false, hideLabels: false, pixelRatio: null });
 
   // Expanding the view's best-connected entities (colours, materials) takes it past 1,000 elements.
   const hubs = (await drawnNodes(canvas)).filter((n) => /^\d+$/.test(n.id))
@@ -148,7 +160,12 @@ test('a view of 1,000 elements or more is large (WebGL on a GPU, software GL kee
     const info = c?.getExtension('WEBGL_debug_renderer_info');
     return c && info ? String(c.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
   });
-  await expect(canvas).toHaveAttribute('data-renderer', /swiftshader|llvmpipe|software/i.test(gl) || gl === '' ? 'canvas' : 'webgl');
+  const software = /swiftshader|llvmpipe|software/i.test(gl) || gl === '';
+  await expect(canvas).toHaveAttribute('data-renderer', software ? 'canvas' : 'webgl');
+  // In the 2D canvas a large view moves as a picture of itself, redrawn when the gesture ends; every large view
+  // is drawn at one canvas pixel per CSS pixel. WebGL draws each frame in full.
+  await expect(canvas).toHaveAttribute('data-moving', software ? 'texture' : 'full');
+  expect(await movingSettings(canvas)).toEqual({ texture: software, hideEdges: false, hideLabels: false, pixelRatio: 1 });
 
   // Clicking a drawn entity selects it in the side panel.
   const box = (await canvas.boundingBox())!;

@@ -101,15 +101,22 @@ export interface GroupedLayoutOptions {
 
 interface Box { group: NodeGroup; cols: number; width: number; height: number; centre: Point }
 
+/** A group's box: its centre and size, the cells of its members and nothing more. */
+export interface GroupBox extends Point { width: number; height: number }
+
+/** Where the grouped layout puts every node, and each group's box by group id. */
+export interface GroupedLayout { positions: Map<string, Point>; boxes: Map<string, GroupBox> }
+
 /**
  * Positions for the grouped layout: the centre nodes in a row at the origin; each group a compact grid of
  * cells; the groups of each depth side by side on a ring around the centre, each just clear of the rings inside. Groups further out are ordered by where their parents sit, so they face them.
  */
-export function groupedPositions(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], groups: readonly NodeGroup[], opts: GroupedLayoutOptions = {}): Map<string, Point> {
+export function groupedPositions(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], groups: readonly NodeGroup[], opts: GroupedLayoutOptions = {}): GroupedLayout {
   const cellW = opts.cellWidth ?? 130;
   const cellH = opts.cellHeight ?? 40;
   const gap = opts.gap ?? 40;
   const positions = new Map<string, Point>();
+  const drawnBoxes = new Map<string, GroupBox>();
   const centres = nodes.filter((n) => n.center);
   centres.forEach((n, i) => positions.set(n.id, { x: (i - (centres.length - 1) / 2) * cellW, y: 0 }));
   const reached = reach(nodes, edges);
@@ -144,6 +151,7 @@ export function groupedPositions(nodes: readonly LayoutNode[], edges: readonly L
       const extent = (Math.abs(Math.cos(mid)) * b.width + Math.abs(Math.sin(mid)) * b.height) / 2;
       const radius = ring === 0 ? 0 : Math.max(ring, inner + gap + extent);
       b.centre = { x: radius * Math.cos(mid), y: radius * Math.sin(mid) };
+      drawnBoxes.set(b.group.id, { ...b.centre, width: b.width, height: b.height });
       angle += share;
       outer = Math.max(outer, radius + Math.hypot(b.width, b.height) / 2);
       b.group.members.forEach((id, i) => {
@@ -154,7 +162,7 @@ export function groupedPositions(nodes: readonly LayoutNode[], edges: readonly L
     }
     inner = outer;
   }
-  return positions;
+  return { positions, boxes: drawnBoxes };
 }
 
 export interface PathLayoutOptions {

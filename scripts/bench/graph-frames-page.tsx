@@ -1,7 +1,8 @@
 // The page the graph-frames benchmark opens: the product's GraphCanvas drawing a synthetic graph
-// (bundled with esbuild into a static file; never part of the app). Query: ?nodes=N&edges=M&renderer=canvas|webgl
+// (bundled with esbuild into a static file; never part of the app).
+// Query: ?nodes=N&edges=M&renderer=canvas|webgl&moving=full|no-edges|shapes|texture
 import { createRoot } from 'react-dom/client';
-import { GraphCanvas, type CanvasEdge, type CanvasNode } from '@/components/graph-canvas';
+import { GraphCanvas, type CanvasEdge, type CanvasNode, type MovingDraw } from '@/components/graph-canvas';
 
 const TYPES = ['author', 'field', 'institution', 'paper', 'venue'];
 const RELATIONS = ['cites', 'writes', 'has_field', 'affiliated_with', 'published_in'];
@@ -37,11 +38,12 @@ function syntheticGraph(nodeCount: number, edgeCount: number): { nodes: CanvasNo
 const q = new URLSearchParams(window.location.search);
 const graph = syntheticGraph(Number(q.get('nodes') ?? 3000), Number(q.get('edges') ?? 10000));
 const renderer = q.get('renderer') === 'webgl' ? 'webgl' : 'canvas';
+const moving = (q.get('moving') ?? undefined) as MovingDraw | undefined;
 // ?layout=grid: the nodes on a plain grid, without the grouped layout's compound boxes.
 const positions = q.get('layout') === 'grid'
   ? new Map(graph.nodes.map((n, i) => [n.id, { x: (i % 60) * 40, y: Math.floor(i / 60) * 40 }]))
   : undefined;
 createRoot(document.getElementById('root')!).render(
-  <GraphCanvas nodes={graph.nodes} edges={graph.edges} layout="concentric" positions={positions} renderer={renderer} testId="graph-canvas"
+  <GraphCanvas nodes={graph.nodes} edges={graph.edges} layout="concentric" positions={positions} renderer={renderer} moving={moving} testId="graph-canvas"
     label="Synthetic graph" className="bench-canvas" />,
 );

@@ -1,14 +1,16 @@
-// Pan-and-zoom frame times of the graph canvas on a large view, 2D canvas vs Cytoscape's WebGL renderer.
+// Pan-and-zoom frame times of the graph canvas on a large view: the 2D canvas drawing everything, leaving edges
+// out, leaving edges and labels out, or moving a picture of the view while it moves; and Cytoscape's WebGL renderer.
 // The product's GraphCanvas (components/graph-canvas.tsx) is bundled with esbuild into a static page
 // (scripts/bench/graph-frames-page.tsx) drawing a synthetic graph; Chromium opens it, waits for the first
 // drawn frame, then pans and zooms for a few seconds while requestAnimationFrame records the frame times: with
-// the mouse (wheel zoom and background drags, after a warm-up round), during which a large view leaves its
-// edges out, and from script (a new viewport every frame, everything redrawn).
+// the mouse (wheel zoom and background drags, after a warm-up round), which is what the `moving` settings
+// apply to, and from script (a new viewport every frame, everything redrawn whatever the settings).
 //
 // Headless Chromium here has no GPU: WebGL runs on SwiftShader, Chromium's software GL
 // (--use-angle=swiftshader --enable-unsafe-swiftshader), so the WebGL figures are a CPU-bound floor.
 //
 //   npx tsx scripts/bench/graph-frames.mts [--nodes 3000] [--edges 10000] [--seconds 10] [--runs 2] [--layout grouped|grid]
+//     [--configs canvas:full,canvas:no-edges,canvas:shapes,canvas:texture,webgl:full]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +25,11 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     runs: { type: 'string', default: '2' },
     layout: { type: 'string', default: 'grouped' },
+    configs: { type: 'string', default: 'canvas:full,canvas:no-edges,canvas:shapes,canvas:texture,webgl:full' },
   },
 });
 
+const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-graph-frames-'));
 await build({
   entryPoints: [path.resolve('scripts/bench/graph-frames-page.tsx')],
@@ -111,17 +115,18 @@ async function scriptedViewport(page: Page, seconds: number): Promise<Frames> {
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const rows: Record<string, string | number>[] = [];
 const glWarnings = new Map<string, number>();
-const summary = (renderer: string, how: string, frames: Frames[], firstDraw: number) => {
+const summary = (renderer: string, moving: string, how: string, frames: Frames[], firstDraw: number) => {
   const sorted = frames.flatMap((f) => f.deltas).sort((a, b) => a - b);
   const count = sorted.length;
   const seconds = frames.reduce((s, f) => s + f.seconds, 0);
   return {
-    renderer, how, frames: count, 'p50 ms': quantile(sorted, 0.5).toFixed(1), 'p95 ms': quantile(sorted, 0.95).toFixed(1),
+    renderer, moving, how, frames: count, 'p50 ms': quantile(sorted, 0.5).toFixed(1), 'p95 ms': quantile(sorted, 0.95).toFixed(1),
     fps: (count / seconds).toFixed(1), 'first draw ms': Math.round(firstDraw),
   };
 };
 try {
-  for (const renderer of ['canvas', 'webgl'] as const) {
+  for (const config of values.configs!.split(',')) {
+    const [renderer, moving] = config.split(':') as ['canvas' | 'webgl', string];
     const byMouse: Frames[] = [];
     const byScript: Frames[] = [];
     let firstDraw = 0;
@@ -136,10 +141,11 @@ try {
         if (/GL_INVALID|WebGL/.test(m.text())) glWarnings.set(m.text().replace(/0x[0-9a-f]+/g, '…'), (glWarnings.get(m.text().replace(/0x[0-9a-f]+/g, '…')) ?? 0) + 1);
         else if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
       });
-      await page.goto(`file://${dir}/index.html?nodes=${values.nodes}&edges=${values.edges}&renderer=${renderer}&layout=${values.layout}`, { waitUntil: 'commit' });
+      await page.goto(`file://${dir}/index.html?nodes=${values.nodes}&edges=${values.edges}&renderer=${renderer}&moving=${moving}&layout=${values.layout}`, { waitUntil: 'commit' });
       const canvas = page.locator('[data-testid="graph-canvas"][aria-busy="false"][data-render-ms]');
       await canvas.waitFor({ timeout: 300_000 });
       if ((await canvas.getAttribute('data-renderer')) !== renderer) throw new Error(`asked for ${renderer}, drew with ${await canvas.getAttribute('data-renderer')}`);
+      if ((await canvas.getAttribute('data-moving')) !== moving) throw new Error(`asked for ${moving} while moving, got ${await canvas.getAttribute('data-moving')}`);
       firstDraw += Number(await canvas.getAttribute('data-render-ms')) / Number(values.runs);
       const elements = Number(await canvas.getAttribute('data-elements'));
       if (elements !== Number(values.nodes) + Number(values.edges)) throw new Error(`drew ${elements} elements`);
@@ -150,13 +156,13 @@ try {
       if (errors.length > 0) throw new Error(`${renderer}: ${[...new Set(errors)].join('; ')}`);
       await page.close();
     }
-    rows.push(summary(renderer, 'mouse: wheel + drag', byMouse, firstDraw), summary(renderer, 'script: viewport each frame', byScript, firstDraw));
+    rows.push(summary(renderer, moving, 'mouse: wheel + drag', byMouse, firstDraw), summary(renderer, moving, 'script: viewport each frame', byScript, firstDraw));
   }
 } finally {
   await browser.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 console.log(`${values.nodes} nodes, ${values.edges} edges, ${values.layout} layout; ${values.runs} runs of ${values.seconds} s pan and zoom; ${os.cpus().length} × ${os.cpus()[0]?.model}; ${new Date().toISOString()}`);
-console.log(`Load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`Load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (at the start: ${loadAtStart})`);
 console.table(rows);
 for (const [text, count] of glWarnings) console.log(`WebGL console warning ×${count}: ${text}`);

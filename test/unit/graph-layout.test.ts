@@ -67,7 +67,7 @@ describe('groupedPositions', () => {
     for (let i = 0; i < 40; i++) { nodes.push({ id: `x${i}`, type: 'review' }); edges.push({ source: `x${i}`, target: 'h', label: 'about' }); }
     const groups = groupNodes(nodes, edges);
     const cell = { cellWidth: 100, cellHeight: 30 };
-    const pos = groupedPositions(nodes, edges, groups, cell);
+    const { positions: pos, boxes: drawn } = groupedPositions(nodes, edges, groups, cell);
     expect(pos.size).toBe(nodes.length);
     expect(pos.get('h')).toEqual({ x: 0, y: 0 });
     const boxes = groups.map((g) => {
@@ -84,11 +84,20 @@ describe('groupedPositions', () => {
     }
     const cells = new Set([...pos.values()].map((p) => `${Math.round(p.x)},${Math.round(p.y)}`));
     expect(cells.size).toBe(nodes.length);
+    // Each group's box is the one its members' cells fill: the canvas draws it behind them.
+    expect([...drawn.keys()].sort()).toEqual(groups.map((g) => g.id).sort());
+    groups.forEach((g, i) => {
+      const box = drawn.get(g.id)!;
+      expect(box.x - box.width / 2).toBeCloseTo(boxes[i]!.left);
+      expect(box.y - box.height / 2).toBeCloseTo(boxes[i]!.top);
+      expect(box.x + box.width / 2).toBeGreaterThanOrEqual(boxes[i]!.right - 1e-9);
+      expect(box.y + box.height / 2).toBeGreaterThanOrEqual(boxes[i]!.bottom - 1e-9);
+    });
   });
 
   it('puts deeper groups further out than the groups they hang off', () => {
     const { nodes, edges } = hub();
-    const pos = groupedPositions(nodes, edges, groupNodes(nodes, edges));
+    const { positions: pos } = groupedPositions(nodes, edges, groupNodes(nodes, edges));
     const dist = (id: string) => Math.hypot(pos.get(id)!.x, pos.get(id)!.y);
     expect(dist('c0')).toBeGreaterThan(Math.max(...['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 's0'].map(dist)));
   });
