@@ -221,7 +221,8 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
   const chosen = state.rel.length === 0 ? relations : state.rel;
   const selectedNode = current?.nodes.find((n) => n.id === state.selected) ?? null;
   const centre = current?.nodes.find((n) => n.id === current.center) ?? null;
-  const hidden = current?.stubs.reduce((s, x) => s + x.hidden, 0) ?? 0;
+  // Distinct entities: one held by two stubs counts once (after expansions, at least this many).
+  const hidden = current?.hiddenNeighbours;
   const shownTypes = types.filter((t) => current?.nodes.some((n) => n.type === t));
 
   return (
@@ -292,7 +293,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
             <p id="graph-caption" className="text-xs text-slate-600" data-testid="graph-caption">
               <span data-testid="graph-counts">{plural(current.nodes.length, 'node')}, {plural(current.edges.length, 'edge')}</span>
               {' '}within {state.hops} {state.hops === 1 ? 'hop' : 'hops'}
-              {hidden > 0 && <>; {hidden.toLocaleString('en')} more neighbours not drawn</>}
+              {hidden && hidden.count > 0 && <>; {hidden.exact ? '' : 'at least '}{plural(hidden.count, 'more neighbour')} not drawn</>}
               {current.unexpanded.length > 0 && <>; {plural(current.unexpanded.length, 'node')} not expanded</>}
               {view?.skipped.length ? <>; {view.skipped.length} expansions skipped (view full or node not shown)</> : null}
               . {current.elements.toLocaleString('en')} elements

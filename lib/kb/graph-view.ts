@@ -1,6 +1,6 @@
 import { ELEMENTS_PER_STUB } from './budget';
 import type { Direction } from './entity';
-import type { GraphEdge, GraphView, ViewStub } from './neighbourhood';
+import type { GraphEdge, GraphView, HiddenCount, ViewStub } from './neighbourhood';
 
 /** The most elements the graph view holds after expansions; an expansion asks for no more than what is left. */
 export const VIEW_ELEMENT_CAP = 1500;
@@ -20,9 +20,20 @@ export function expansionBudget(view: GraphView, perRequest = 500): number {
 }
 
 /**
+ * The merged view's hidden entities, from its parts' counts without asking the server: each part's hidden
+ * entities that the merge did not draw are still hidden (their groups are still cut), so a part's count less
+ * the nodes the other part added is a lower bound. Exact only when nothing is cut any more.
+ */
+function mergedHidden(parts: GraphView[], nodes: number, stubs: number): HiddenCount {
+  if (stubs === 0) return { count: 0, exact: true };
+  return { count: Math.max(0, ...parts.map((p) => p.hiddenNeighbours.count - (nodes - p.nodes.length))), exact: false };
+}
+
+/**
  * Adds an expansion (the 1-hop view of a node already shown) to a view: nodes and edges are united, and
  * every stub is recounted against the united edges from its group's true size, so a group the expansion
  * filled loses its stub. The result holds at most the elements of both, and so stays within both budgets.
+ * Its count of hidden entities becomes a lower bound (mergedHidden).
  */
 export function mergeExpansion(view: GraphView, expansion: GraphView): GraphView {
   const nodes = new Map(view.nodes.map((n) => [n.id, n]));
@@ -60,5 +71,6 @@ export function mergeExpansion(view: GraphView, expansion: GraphView): GraphView
     unexpanded,
     elements,
     truncated: stubs.length > 0 || unexpanded.length > 0,
+    hiddenNeighbours: mergedHidden([view, expansion], nodes.size, stubs.length),
   };
 }

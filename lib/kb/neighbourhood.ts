@@ -149,7 +149,15 @@ export interface GraphView {
   /** nodes + edges + ELEMENTS_PER_STUB per stub (a stub is drawn as a node and an edge); never above `budget`. */
   elements: number;
   truncated: boolean;
+  /** Distinct entities the stubs stand for that are not drawn (an entity two stubs hold counts once). */
+  hiddenNeighbours: HiddenCount;
 }
+
+/** A count that is exact, or a lower bound where counting exactly would read too much. */
+export interface HiddenCount { count: number; exact: boolean }
+
+/** The cut groups' edges read to count their distinct hidden entities; past this the count is a lower bound. */
+export const HIDDEN_COUNT_EDGES = 20_000;
 
 interface GroupCount { node: number; typeId: number; direction: Direction; count: number }
 
@@ -215,6 +223,28 @@ async function readGroups(db: Queryable, kbId: number, reads: Read[]): Promise<R
       column('in', (r) => r.node), column('in', (r) => r.typeId), column('in', (r) => r.limit)],
   );
   return rows;
+}
+
+/**
+ * The distinct entities of the cut groups that are not among `drawn`: one index range read per group, exact
+ * while the groups hold at most HIDDEN_COUNT_EDGES edges in all; otherwise each group reads an even share of
+ * that many and the count is a lower bound.
+ */
+async function countHidden(db: Queryable, kbId: number, groups: GroupCount[], drawn: number[]): Promise<HiddenCount> {
+  if (groups.length === 0) return { count: 0, exact: true };
+  const exact = groups.reduce((s, g) => s + g.count, 0) <= HIDDEN_COUNT_EDGES;
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(DISTINCT x.other)::int AS n
+       FROM unnest($2::int[], $3::int[], $4::text[]) AS g(node, type_id, direction)
+       CROSS JOIN LATERAL (
+         (SELECT target_id AS other FROM edge WHERE g.direction = 'out' AND kb_id = $1 AND source_id = g.node AND type_id = g.type_id LIMIT $5)
+         UNION ALL
+         (SELECT source_id FROM edge WHERE g.direction = 'in' AND kb_id = $1 AND target_id = g.node AND type_id = g.type_id LIMIT $5)) x
+      WHERE x.other <> ALL($6::int[])`,
+    [kbId, groups.map((g) => g.node), groups.map((g) => g.typeId), groups.map((g) => g.direction),
+      exact ? null : Math.ceil(HIDDEN_COUNT_EDGES / groups.length), drawn],
+  );
+  return { count: rows[0]!.n, exact };
 }
 
 /**
@@ -320,13 +350,13 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
     frontier = next;
   }
 
-  const stubs = expandedGroups
-    .map((g) => {
-      const relation = relationNames.get(g.typeId)!;
-      const hidden = g.count - (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0);
-      return { id: stubId(g.node, relation, g.direction), parent: g.node, relation, direction: g.direction, symmetric: symmetric.has(g.typeId), hidden, total: g.count };
-    })
-    .filter((s) => s.hidden > 0);
+  const cut = expandedGroups.filter((g) => g.count > (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0));
+  const stubs = cut.map((g) => {
+    const relation = relationNames.get(g.typeId)!;
+    const hidden = g.count - (shownIn.get(groupKey(g.node, g.typeId, g.direction)) ?? 0);
+    return { id: stubId(g.node, relation, g.direction), parent: g.node, relation, direction: g.direction, symmetric: symmetric.has(g.typeId), hidden, total: g.count };
+  });
+  const hiddenNeighbours = await countHidden(db, kbId, cut, [...nodes.keys()]);
   return {
     center: center.id,
     hops,
@@ -339,5 +369,6 @@ export async function neighbourhood(db: Queryable, kbId: number, options: Neighb
     unexpanded,
     elements: nodes.size + edges.length + ELEMENTS_PER_STUB * stubs.length,
     truncated: stubs.length > 0 || unexpanded.length > 0,
+    hiddenNeighbours,
   };
 }

@@ -119,6 +119,23 @@ function checkInvariants(v: GraphView): void {
   }
   for (const id of v.unexpanded) expect(depth.get(id)).toBeLessThan(v.hops);
   expect(v.truncated).toBe(v.stubs.length > 0 || v.unexpanded.length > 0);
+  // The caption's count: the distinct entities of the cut groups that are not drawn (these views are small enough to count exactly).
+  expect(v.hiddenNeighbours).toEqual({ count: hiddenEntities(v).size, exact: true });
+}
+
+/** The distinct entities the view's stubs stand for that are not drawn, from the edge file. */
+function hiddenEntities(v: GraphView): Set<number> {
+  const drawn = new Set(v.nodes.map((n) => n.id));
+  const hidden = new Set<number>();
+  for (const key of truth.edges) {
+    const [source, relation, target] = key.split('|');
+    for (const s of v.stubs) {
+      if (s.relation !== relation) continue;
+      const other = s.direction === 'out' ? (Number(source) === s.parent ? Number(target) : null) : (Number(target) === s.parent ? Number(source) : null);
+      if (other !== null && !drawn.has(other)) hidden.add(other);
+    }
+  }
+  return hidden;
 }
 
 describe('graph view neighbourhoods on PrimeKG IBD', () => {
@@ -157,6 +174,8 @@ describe('graph view neighbourhoods on PrimeKG IBD', () => {
       expect(v.truncated).toBe(true);
       expect(v.stubs.length).toBeGreaterThan(0);
       if (budget < 120) continue;
+      // Neighbours of several drawn nodes are cut from each one's group but counted once.
+      if (budget === 500) expect(v.hiddenNeighbours.count).toBeLessThan(v.stubs.reduce((n, s) => n + s.hidden, 0));
       expect(v.nodes.some((n) => n.depth === 2)).toBe(true);
       // The hub's surroundings hold far more than the budget, so a good plan spends nearly all of it.
       expect(v.elements).toBeGreaterThanOrEqual(budget * 0.9);

@@ -29,7 +29,15 @@ function viewOf(center: number, edges: GraphEdge[], expanded: number[], depth: R
     edges, stubs, unexpanded,
     elements: ids.length + edges.length + 2 * stubs.length,
     truncated: stubs.length > 0 || unexpanded.length > 0,
+    hiddenNeighbours: { count: hiddenIn(stubs, ids).size, exact: true },
   };
+}
+
+/** The distinct entities of the stubs' groups that are not among `drawn`, from the whole small graph. */
+function hiddenIn(stubs: { parent: number; relation: string; direction: Direction }[], drawn: number[]): Set<number> {
+  const others = stubs.flatMap((s) => ALL.filter((e) => e.relation === s.relation && (s.direction === 'out' ? e.source : e.target) === s.parent)
+    .map((e) => (s.direction === 'out' ? e.target : e.source)));
+  return new Set(others.filter((id) => !drawn.includes(id)));
 }
 
 describe('mergeExpansion', () => {
@@ -57,6 +65,20 @@ describe('mergeExpansion', () => {
     expect(merged.truncated).toBe(true);
   });
 
+  it('keeps a lower bound of the distinct entities not drawn, exact again once nothing is cut', () => {
+    const merged = mergeExpansion(base, expansion);
+    const truth = hiddenIn(merged.stubs, merged.nodes.map((n) => n.id)).size;
+    expect(merged.hiddenNeighbours.exact).toBe(false);
+    expect(merged.hiddenNeighbours.count).toBeLessThanOrEqual(truth);
+    // Base hid 4, 5, 6 and the expansion 9; the merge drew two nodes (7, 8) the base had not, which might have
+    // been among its hidden three, so all it can say is that at least one is still hidden.
+    expect(truth).toBe(4);
+    expect(merged.hiddenNeighbours.count).toBe(1);
+    const whole = mergeExpansion(viewOf(1, ALL.slice(0, 5), [1], { 1: 0 }), viewOf(2, ALL.slice(5), [2], { 2: 0 }));
+    expect(whole.stubs).toEqual([]);
+    expect(whole.hiddenNeighbours).toEqual({ count: 0, exact: true });
+  });
+
   it('drops a stub once an expansion shows its whole group', () => {
     const all = viewOf(1, ALL.slice(0, 5), [1], { 1: 0 });
     const merged = mergeExpansion(base, all);
@@ -81,6 +103,7 @@ describe('mergeExpansion with a symmetric relation', () => {
       center, hops: 1, direction: 'both', relations: [], budget: 500,
       nodes: ids.map((id) => ({ id, name: `n${id}`, type: 't', depth: id === center ? 0 : 1 })),
       edges, stubs, unexpanded: [], elements: ids.length + edges.length + 2 * stubs.length, truncated: stubs.length > 0,
+      hiddenNeighbours: { count: stubs.reduce((n, s) => n + s.hidden, 0), exact: true },
     };
   };
 
