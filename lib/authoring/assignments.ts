@@ -1,5 +1,6 @@
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
+import type { CampaignKind } from './campaigns';
 import { prefillValidationDraft } from './validation-campaign';
 
 export interface AssignmentView {
@@ -95,7 +96,7 @@ export interface LockedAssignment {
   kb_id: number;
   lease_minutes: number;
   leak_policy: 'warn' | 'block';
-  kind: 'authoring' | 'validation';
+  kind: CampaignKind;
 }
 
 /**

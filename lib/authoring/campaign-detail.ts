@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+import type { CampaignKind } from './campaigns';
 
 export interface CampaignDetail {
   id: number;
@@ -15,11 +16,15 @@ export interface CampaignDetail {
   querySet: string | null;
   /** A validation campaign's: the set whose queries it validates (null once they are gone); null for authoring. */
   validates: string | null;
+  kind: CampaignKind;
+  /** An audit's release of `querySet`; null when it audits the live set (or is no audit). */
+  auditRelease: number | null;
   kbSlug: string;
   seeds: number;
   createdAt: string;
 }
 
+/** One of the user's assignments: its seed, or in an audit its query ("Query 12", type "query"). */
 export interface OwnAssignment {
   assignmentId: number;
   entityId: number;
@@ -38,19 +43,22 @@ export async function campaignDetail(db: Queryable, campaignId: number, userId: 
     `SELECT c.id, c.name, c.status, c.guidelines, c.annotators_per_seed AS "annotatorsPerSeed", c.lease_minutes AS "leaseMinutes",
             c.leak_policy AS "leakPolicy", c.bm25_target AS "bm25Target", q.name AS "querySet", k.slug AS "kbSlug",
             (SELECT qs.name FROM campaign_seed s JOIN query sq ON sq.id = s.query_id JOIN query_set qs ON qs.id = sq.set_id
-              WHERE s.campaign_id = c.id ORDER BY s.position LIMIT 1) AS validates, c.created_at AS "createdAt",
+              WHERE s.campaign_id = c.id AND c.kind = 'validation' ORDER BY s.position LIMIT 1) AS validates, c.created_at AS "createdAt",
+            c.kind, c.audit_release AS "auditRelease",
             (SELECT count(*)::int FROM campaign_seed s WHERE s.campaign_id = c.id) AS seeds,
             EXISTS (SELECT 1 FROM campaign_annotator m WHERE m.campaign_id = c.id AND m.user_id = $2) AS "isAnnotator"
        FROM campaign c JOIN knowledge_base k ON k.id = c.kb_id LEFT JOIN query_set q ON q.id = c.query_set_id
       WHERE c.id = $1`, [campaignId, userId]);
   if (!campaign) throw notFound(`No campaign ${campaignId}`);
   const { rows: mine } = await db.query<OwnAssignment>(
-    `SELECT a.id AS "assignmentId", a.entity_id AS "entityId", e.external_id AS "externalId", e.name, t.name AS type,
+    `SELECT a.id AS "assignmentId", a.entity_id AS "entityId", coalesce(e.external_id, i.external_id) AS "externalId",
+            coalesce(e.name, 'Query ' || i.external_id) AS name, coalesce(t.name, 'query') AS type,
             CASE WHEN a.status = 'ACTIVE' AND a.lease_expires_at < now() THEN 'EXPIRED' ELSE a.status::text END AS status,
             a.review_note AS "reviewNote", a.lease_expires_at AS "leaseExpiresAt", a.submitted_at AS "submittedAt"
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id
-       JOIN entity e ON e.kb_id = c.kb_id AND e.id = a.entity_id JOIN node_type t ON t.id = e.type_id
-      WHERE a.campaign_id = $1 AND a.annotator_id = $2 ORDER BY a.id DESC`, [campaignId, userId]);
+       LEFT JOIN entity e ON e.kb_id = c.kb_id AND e.id = a.entity_id LEFT JOIN node_type t ON t.id = e.type_id
+       LEFT JOIN audit_item i ON i.campaign_id = a.campaign_id AND i.unit = a.entity_id
+      WHERE a.campaign_id = $1 AND a.annotator_id = $2 AND (e.id IS NOT NULL OR i.unit IS NOT NULL) ORDER BY a.id DESC`, [campaignId, userId]);
   const { isAnnotator, ...fields } = campaign;
   return { campaign: fields, isAnnotator, mine };
 }

@@ -48,6 +48,20 @@ export interface CreatedCampaign {
 /** Annotators named by email, as the campaign forms send them: lower-cased, each a valid address. */
 export const annotatorEmailsSchema = z.array(z.string().trim().toLowerCase().email().max(320)).min(1).max(1000);
 
+/** Annotators as a campaign made from a query set names them: by id (API clients), by email (the forms' picker), or both. */
+export const annotatorFields = {
+  annotatorIds: z.array(idSchema).min(1).max(1000).optional(),
+  annotators: annotatorEmailsSchema.optional(),
+};
+export const annotatorsNamed: [(b: { annotatorIds?: number[]; annotators?: string[] }) => boolean, { message: string; path: string[] }] = [
+  (b) => Boolean(b.annotatorIds || b.annotators), { message: 'name the annotators (annotatorIds or annotators by email)', path: ['annotatorIds'] }];
+
+/** The ids of the annotators named by id or by email, each once. */
+export async function annotatorIdsOf(db: Queryable, named: { annotatorIds?: number[]; annotators?: string[] }): Promise<number[]> {
+  const byEmail = named.annotators ? await annotatorIdsByEmail(db, named.annotators) : [];
+  return [...new Set([...(named.annotatorIds ?? []), ...byEmail])];
+}
+
 /** The ids of the users with these emails; 400 naming the emails no user has. */
 export async function annotatorIdsByEmail(db: Queryable, emails: string[]): Promise<number[]> {
   const { rows } = await db.query<{ id: number; email: string }>('SELECT id, email FROM app_user WHERE email = ANY($1::text[])', [emails]);
@@ -62,7 +76,8 @@ export interface SeedRow {
   queryId: number | null;
 }
 
-export type CampaignKind = 'authoring' | 'validation';
+/** Authoring writes queries about seeds; validation checks a set's queries by their seeds; an audit checks a set's queries and answers, item by item. */
+export type CampaignKind = 'authoring' | 'validation' | 'audit';
 
 /**
  * Creates a campaign with its seeds, annotators and target query set, in one transaction. Seeds that cannot

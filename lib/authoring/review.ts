@@ -102,7 +102,7 @@ export async function seedReview(db: Queryable, campaignId: number, entityId: nu
 }
 
 /** Locks a submitted assignment for a review decision, which its own author may not make. */
-async function lockForReview(client: Queryable, assignmentId: number, reviewerId: number) {
+export async function lockForReview(client: Queryable, assignmentId: number, reviewerId: number) {
   const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string; kind: string }>(
     `SELECT a.campaign_id, a.entity_id, a.annotator_id, a.status, c.kb_id, c.query_set_id, c.name, c.kind
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);

@@ -29,6 +29,15 @@ export interface Workspace {
   suggestions: Suggestion[];
 }
 
+/** An assignment's judgments, in the order they were made, with the judged entities' names. */
+export async function judgmentsOf(db: Queryable, assignmentId: number, kbId: number): Promise<WorkspaceJudgment[]> {
+  const { rows } = await db.query<WorkspaceJudgment>(
+    `SELECT j.entity_id AS "entityId", e.external_id AS "externalId", e.name, t.name AS type, j.label, j.evidence, j.version
+       FROM judgment j JOIN entity e ON e.kb_id = $2 AND e.id = j.entity_id JOIN node_type t ON t.id = e.type_id
+      WHERE j.assignment_id = $1 ORDER BY j.updated_at, j.entity_id`, [assignmentId, kbId]);
+  return rows;
+}
+
 /** Everything the annotator's screen needs for one of their assignments, in one read. */
 export async function workspace(db: Queryable, assignmentId: number, annotatorId: number): Promise<Workspace> {
   const { rows: [row] } = await db.query<AssignmentView & {
@@ -46,10 +55,7 @@ export async function workspace(db: Queryable, assignmentId: number, annotatorId
        LEFT JOIN query_draft d ON d.assignment_id = a.id
       WHERE a.id = $1 AND a.annotator_id = $2`, [assignmentId, annotatorId]);
   if (!row) throw notFound(`No assignment ${assignmentId} of yours`);
-  const { rows: judgments } = await db.query<WorkspaceJudgment>(
-    `SELECT j.entity_id AS "entityId", e.external_id AS "externalId", e.name, t.name AS type, j.label, j.evidence, j.version
-       FROM judgment j JOIN entity e ON e.kb_id = $2 AND e.id = j.entity_id JOIN node_type t ON t.id = e.type_id
-      WHERE j.assignment_id = $1 ORDER BY j.updated_at, j.entity_id`, [assignmentId, row.kbId]);
+  const judgments = await judgmentsOf(db, assignmentId, row.kbId);
   const text = row.text ?? '';
   return {
     assignment: {

@@ -63,6 +63,8 @@ export interface QueryChange {
   answers?: string[];
   seeds?: string[];
   split?: string | null;
+  /** Replaces the query's metadata (an audit records what it changed and why there). */
+  metadata?: Record<string, unknown>;
   /** The version the editor started from: the change is refused if the query has moved on since. */
   version: number;
   reason: string;
@@ -74,30 +76,39 @@ export interface QueryChange {
  * New answer and seed ids must be entities of the knowledge base.
  */
 export async function updateQuery(db: Database, kbId: number, setId: number, queryId: string, change: QueryChange, userId: number | null): Promise<QueryDetail> {
+  await inTransaction(db, (client) => applyQueryChange(client, kbId, setId, queryId, change, userId));
+  return getQuery(db, kbId, setId, queryId);
+}
+
+/**
+ * The edit of `updateQuery` inside the caller's transaction, so a change made with others (an audit's
+ * approval) commits or fails with them. Returns the query's new version.
+ */
+export async function applyQueryChange(client: Queryable, kbId: number, setId: number, queryId: string, change: QueryChange, userId: number | null): Promise<number> {
   const added = [...(change.answers ?? []), ...(change.seeds ?? [])];
   if (added.length) {
-    const unknown = (await resolveEntities(db, kbId, [...new Set(added)])).filter((e) => e.entityId === null).map((e) => e.id);
+    const unknown = (await resolveEntities(client, kbId, [...new Set(added)])).filter((e) => e.entityId === null).map((e) => e.id);
     if (unknown.length) throw badRequest(`Not in the knowledge base: entity id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
   }
-  await inTransaction(db, async (client) => {
-    const { rows } = await client.query<{ id: number; version: number }>(
-      `UPDATE query SET text = coalesce($4, text), answer_ids = coalesce($5, answer_ids), seed_ids = coalesce($6, seed_ids),
-              split = CASE WHEN $7::boolean THEN $8 ELSE split END,
-              split_position = CASE WHEN $7::boolean AND split IS DISTINCT FROM $8 THEN NULL ELSE split_position END,
-              version = version + 1, updated_at = now()
-        WHERE set_id = $1 AND external_id = $2 AND version = $3
-        RETURNING id, version`,
-      [setId, queryId, change.version, change.text ?? null, change.answers ?? null, change.seeds ?? null, change.split !== undefined, change.split ?? null]);
-    if (!rows[0]) {
-      const now = await client.query<{ version: number }>('SELECT version FROM query WHERE set_id = $1 AND external_id = $2', [setId, queryId]);
-      if (!now.rows[0]) throw notFound(`No query ${queryId} in this query set`);
-      throw conflict(`Query ${queryId} was changed by someone else (now version ${now.rows[0].version}, you edited version ${change.version}); reload it and apply your change again`);
-    }
-    await client.query(
-      `INSERT INTO query_revision (query_id, version, text, answer_ids, seed_ids, split, metadata, reason, changed_by)
-       SELECT id, version, text, answer_ids, seed_ids, split, metadata, $2, $3 FROM query WHERE id = $1`, [rows[0].id, change.reason, userId]);
-    await client.query('UPDATE query_set SET updated_at = now() WHERE id = $1', [setId]);
-    await auditSql(client, { userId, action: 'queries.edit', targetType: 'query', targetId: rows[0].id, kbId, details: { set: setId, query: queryId, version: rows[0].version } });
-  });
-  return getQuery(db, kbId, setId, queryId);
+  const { rows } = await client.query<{ id: number; version: number }>(
+    `UPDATE query SET text = coalesce($4, text), answer_ids = coalesce($5, answer_ids), seed_ids = coalesce($6, seed_ids),
+            split = CASE WHEN $7::boolean THEN $8 ELSE split END,
+            split_position = CASE WHEN $7::boolean AND split IS DISTINCT FROM $8 THEN NULL ELSE split_position END,
+            metadata = coalesce($9::jsonb, metadata),
+            version = version + 1, updated_at = now()
+      WHERE set_id = $1 AND external_id = $2 AND version = $3
+      RETURNING id, version`,
+    [setId, queryId, change.version, change.text ?? null, change.answers ?? null, change.seeds ?? null, change.split !== undefined, change.split ?? null,
+      change.metadata === undefined ? null : JSON.stringify(change.metadata)]);
+  if (!rows[0]) {
+    const now = await client.query<{ version: number }>('SELECT version FROM query WHERE set_id = $1 AND external_id = $2', [setId, queryId]);
+    if (!now.rows[0]) throw notFound(`No query ${queryId} in this query set`);
+    throw conflict(`Query ${queryId} was changed by someone else (now version ${now.rows[0].version}, you edited version ${change.version}); reload it and apply your change again`);
+  }
+  await client.query(
+    `INSERT INTO query_revision (query_id, version, text, answer_ids, seed_ids, split, metadata, reason, changed_by)
+     SELECT id, version, text, answer_ids, seed_ids, split, metadata, $2, $3 FROM query WHERE id = $1`, [rows[0].id, change.reason, userId]);
+  await client.query('UPDATE query_set SET updated_at = now() WHERE id = $1', [setId]);
+  await auditSql(client, { userId, action: 'queries.edit', targetType: 'query', targetId: rows[0].id, kbId, details: { set: setId, query: queryId, version: rows[0].version } });
+  return rows[0].version;
 }
