@@ -105,6 +105,35 @@ test('bad run, release and query addresses say what is wrong and lead back to th
   expect(await table.locator('..').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
 
+test('malformed ids of campaign, workspace, review, study, LLM-call and link pages are said at once; an id naming nothing is a 404 that leads to its list', async ({ page }) => {
+  await signIn(page, CURATOR);
+  const campaigns = { label: `Campaigns of ${PUBLIC_KB.name}`, to: `${kb}/campaigns` };
+  const studies = { label: `Studies of ${PUBLIC_KB.name}`, to: `${kb}/studies` };
+  await refusedAtOnce(page, `${kb}/campaigns/abc`, 'Invalid campaign id: must be a positive integer', campaigns);
+  await refusedAtOnce(page, `${kb}/campaigns/1.5/review`, 'Invalid campaign id: must be a positive integer', campaigns);
+  await refusedAtOnce(page, `${kb}/campaigns/7/work/0`, 'Invalid assignment id: must be a positive integer', campaigns);
+  await refusedAtOnce(page, `${kb}/studies/99999999999`, 'Invalid study id: must be at most 2147483647', studies);
+  await refusedAtOnce(page, `${kb}/studies/-3/results`, 'Invalid study id: must be a positive integer', studies);
+  await refusedAtOnce(page, `${kb}/studies/x/rate`, 'Invalid study id: must be a positive integer', studies);
+  await refusedAtOnce(page, `${kb}/llm-calls/abc`, 'Invalid call id: must be a positive integer', { label: 'Synthesize', to: `${kb}/synthesize` });
+  await refusedAtOnce(page, '/join/not-a-study-link', 'Invalid study link: must be 32 letters, digits, “-” or “_”', { label: 'Go to SKB Studio', to: '/' });
+  await refusedAtOnce(page, '/rate/short', 'Invalid participation link: must be 32 letters, digits, “-” or “_”', { label: 'Go to SKB Studio', to: '/' });
+
+  // Well-formed but naming nothing: the same 404 as for what the reader may not see, with the way to the list.
+  for (const [path, list, label] of [
+    [`${kb}/campaigns/2147483000/review`, `${kb}/campaigns`, 'Campaigns of this knowledge base'],
+    [`${kb}/studies/2147483000`, `${kb}/studies`, 'Studies of this knowledge base'],
+    [`${kb}/llm-calls/2147483000`, `${kb}/synthesize`, 'Synthesis of this knowledge base'],
+  ] as const) {
+    expect((await page.goto(path))?.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { name: '404 · Not found' })).toBeVisible();
+    await expect(page.getByTestId('not-found-back')).toHaveText(label);
+    await expect(page.getByTestId('not-found-back')).toHaveAttribute('href', list);
+  }
+  await page.getByTestId('not-found-back').click();
+  await expect(page).toHaveURL((u) => u.pathname === `${kb}/synthesize`);
+});
+
 const catalogue = buildDemoCatalogue();
 
 test('the workspace keeps the seed apart from the candidates and asks before submitting with some unjudged', async ({ page, playwright, baseURL }) => {
