@@ -19,6 +19,8 @@ const components: Components = {
   th: ({ style, ...p }) => <th scope="col" className={`py-1 pr-3 ${style?.textAlign === 'right' ? 'text-right' : ''}`} {...strip(p)} />,
   td: ({ style, ...p }) => <td className={`py-1 pr-3 ${style?.textAlign === 'right' ? 'text-right tabular-nums' : ''}`} {...strip(p)} />,
   code: (p) => <code className="rounded bg-slate-100 px-1 text-xs" {...strip(p)} />,
+  // Code blocks (a dataset card's BibTeX) wrap, long hashes and addresses anywhere, rather than widen a phone's page.
+  pre: (p) => <pre className="whitespace-pre-wrap rounded bg-slate-100 p-2 [overflow-wrap:anywhere]" {...strip(p)} />,
   a: (p) => <a className="text-blue-700 underline" rel="noreferrer" {...strip(p)} />,
 };
 
