@@ -12,12 +12,14 @@ import { OIDC_PROVIDER_ID } from '@/lib/auth/oidc-provider';
  */
 export function LoginForm({ returnTo, providerName, initialError }: { returnTo: string; providerName: string | null; initialError: string | null }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(initialError);
+  // Why the last sign-in at the provider came back without signing in; the form's own error sits in the form.
+  const [providerError, setProviderError] = useState<string | null>(initialError);
+  const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
   function signInWithProvider() {
     setPending(true);
-    setError(null);
+    setProviderError(null);
     void signIn(OIDC_PROVIDER_ID, { callbackUrl: returnTo });
   }
 
@@ -25,6 +27,7 @@ export function LoginForm({ returnTo, providerName, initialError }: { returnTo: 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setPending(true);
+    setProviderError(null);
     setError(null);
     const result = await signIn('credentials', {
       email: String(form.get('email') ?? ''),
@@ -42,7 +45,7 @@ export function LoginForm({ returnTo, providerName, initialError }: { returnTo: 
 
   return (
     <>
-      {error && <p role="alert" className="mb-4 rounded bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+      {providerError && <p role="alert" className="mb-4 rounded bg-red-50 px-3 py-2 text-sm text-red-700">{providerError}</p>}
       {providerName && (
         <>
           <button type="button" onClick={signInWithProvider} disabled={pending}
@@ -63,6 +66,7 @@ export function LoginForm({ returnTo, providerName, initialError }: { returnTo: 
           <input name="password" type="password" autoComplete="current-password" required
             className="w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-500 focus:outline-none" />
         </label>
+        {error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
         <button type="submit" disabled={pending}
           className="w-full rounded bg-blue-600 px-3 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-60">
           {pending ? 'Signing in…' : 'Sign in'}
