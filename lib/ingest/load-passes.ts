@@ -147,6 +147,7 @@ async function readEntities(client: pg.PoolClient, kbId: number, source: Knowled
   const allocator = new IdAllocator(client);
   const index = new EntityIndex();
   const out = fs.createWriteStream(spool);
+  await progress('entities');
   for await (const item of source.entities()) {
     counters.rowsRead += 1;
     if (item instanceof IngestIssue) {
@@ -201,6 +202,8 @@ async function writeEdges(source: KnowledgeSource, writer: RowWriter, relations:
   counters: Counters, progress: Progress): Promise<Map<number, number>> {
   // Counts per (source type, relation, target type), keyed by their small ordinals.
   const triples = new Map<number, number>();
+  // Each pass reports its phase as it starts, so the phase's time is its own rather than from its first progress on.
+  await progress('edges');
   const sink = writer.edges();
   for await (const item of source.edges()) {
     counters.rowsRead += 1;
@@ -236,6 +239,7 @@ async function writeEdges(source: KnowledgeSource, writer: RowWriter, relations:
 }
 
 async function writeEntities(spool: string, writer: RowWriter, index: EntityIndex, progress: Progress): Promise<void> {
+  await progress('indexes');
   const sink = writer.entities();
   let ordinal = 0;
   for await (const line of readline.createInterface({ input: fs.createReadStream(spool), crlfDelay: Infinity })) {

@@ -35,6 +35,12 @@ export async function createStagingTables(db: Queryable, t: TableNames): Promise
   await db.query(`CREATE TABLE ${t.search} (LIKE entity_search)`);
 }
 
+/**
+ * Memory for building an import's indexes (and a BM25 build's key), on PostgreSQL: with the default 64 MB a GIN
+ * index over long documents is written in many small batches, and a sort spills to disk in many runs.
+ */
+export const INDEX_BUILD_MEMORY = '512MB';
+
 // The indexes the partitioned parents declare (see the migrations), built once after the load.
 export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: number): Promise<void> {
   await runAll(db, [
@@ -42,7 +48,6 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_pkey PRIMARY KEY (kb_id, id)`,
     `CREATE UNIQUE INDEX ${t.entity}_external_id ON ${t.entity} (kb_id, external_id)`,
     `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
-    `CREATE INDEX ${t.entity}_search ON ${t.entity} USING GIN (search)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
     `CREATE INDEX ${t.entity}_type_name ON ${t.entity} (kb_id, type_id, name)`,
     `CREATE INDEX ${t.entity}_type_id ON ${t.entity} (kb_id, type_id, id)`,
@@ -79,7 +84,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
 }
 
 const INDEX_SUFFIXES = {
-  entity: ['pkey', 'external_id', 'type_degree', 'search', 'name_trgm', 'type_name', 'type_id'],
+  entity: ['pkey', 'external_id', 'type_degree', 'name_trgm', 'type_name', 'type_id'],
   edge: ['pkey', 'target'],
   search: ['pkey', 'search', 'name_search', 'degree'],
 } as const;

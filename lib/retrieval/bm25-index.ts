@@ -3,7 +3,7 @@ import { ownerGone, thisProcess } from '../ingest/owner';
 import { retrieverText } from '../kb/retriever-text';
 import { keepCommonPostings } from './bm25-warm';
 import { analyse, DEFAULT_ANALYZER, termCounts, type Analyzer } from './tokenise';
-import { pageWriter, type PostingPage } from './bm25-write';
+import { createPostingTable, postingWriter, type PostingPage } from './bm25-write';
 
 /** A built index's identity, the analyzer its terms went through and the collection statistics scoring needs. */
 export interface Bm25Index {
@@ -109,6 +109,7 @@ async function claimAndBuild(db: Database, kbId: number, relations: boolean, ana
         `INSERT INTO bm25_index (kb_id, relations, stop_words, stemming, status, kb_version, docs, avg_length, total, owner_host, owner_pid, owner_start)
          SELECT id, $2, $3, $4, 'BUILDING', updated_at, 0, 0, entity_count, $5, $6, $7 FROM knowledge_base WHERE id = $1
          RETURNING id, total`, [kbId, relations, analyzer.stopWords, analyzer.stemming, owner.host, owner.pid, owner.start]);
+      await createPostingTable(client, rows[0]!.id);
       buildRows.add(rows[0]!.id);
       return { build: rows[0]!.id, total: rows[0]!.total };
     });
@@ -156,55 +157,74 @@ export async function removeAbandonedBuilds(db: Queryable, kbId?: number): Promi
 /** The vocabulary of a build: term ids in order of first sight, with their document frequencies. */
 class Vocabulary {
   readonly ids = new Map<string, number>();
-  readonly df: number[] = [];
+  readonly df: number[] = [0];
   tokens = 0;
+  /** Per term id, postings on the page being built (zero between pages). */
+  private readonly onPage: number[] = [0];
 
-  /** One page of documents (in entity id order) as postings grouped by term, entity ids rising within each term. */
+  /**
+   * One page of documents (in entity id order) as postings grouped by term, entity ids rising within each
+   * term. Grouped by a counting sort over the page's terms: a map of lists per term cost twice as much.
+   */
   page(docs: { id: number; words: string[] }[]): PostingPage {
-    const byTerm = new Map<number, number[]>();
     const lengths = { entity: [] as number[], length: [] as number[] };
+    const term: number[] = [];
+    const entity: number[] = [];
+    const tf: number[] = [];
+    const touched: number[] = [];
     for (const d of docs) {
-      for (const [term, tf] of termCounts(d.words)) {
-        let id = this.ids.get(term);
+      for (const [word, n] of termCounts(d.words)) {
+        let id = this.ids.get(word);
         if (id === undefined) {
           id = this.ids.size + 1;
-          this.ids.set(term, id);
+          this.ids.set(word, id);
           this.df[id] = 0;
+          this.onPage[id] = 0;
         }
         this.df[id]! += 1;
-        let list = byTerm.get(id);
-        if (!list) byTerm.set(id, (list = []));
-        list.push(d.id, tf);
+        if (this.onPage[id] === 0) touched.push(id);
+        this.onPage[id]! += 1;
+        term.push(id);
+        entity.push(d.id);
+        tf.push(n);
       }
       lengths.entity.push(d.id);
       lengths.length.push(d.words.length);
       this.tokens += d.words.length;
     }
-    const page: PostingPage = { term: [], entity: [], tf: [], lengths };
-    for (const id of [...byTerm.keys()].sort((a, b) => a - b)) {
-      const list = byTerm.get(id)!;
-      for (let i = 0; i < list.length; i += 2) {
-        page.term.push(id);
-        page.entity.push(list[i]!);
-        page.tf.push(list[i + 1]!);
-      }
+    // Each touched term's count becomes where its postings start, then the next free place as they are laid out.
+    touched.sort((a, b) => a - b);
+    let at = 0;
+    for (const id of touched) {
+      const n = this.onPage[id]!;
+      this.onPage[id] = at;
+      at += n;
     }
+    const page: PostingPage = { term: new Array<number>(at), entity: new Array<number>(at), tf: new Array<number>(at), lengths };
+    for (let i = 0; i < term.length; i++) {
+      const place = this.onPage[term[i]!]!++;
+      page.term[place] = term[i]!;
+      page.entity[place] = entity[i]!;
+      page.tf[place] = tf[i]!;
+    }
+    for (const id of touched) this.onPage[id] = 0;
     return page;
   }
 }
 
 /**
  * Fills the claimed row: reads entities in id order a page at a time and analyses them here while earlier pages
- * are written (each page's postings grouped by term, which keeps the index's inserts local), recording the
- * progress; the terms and collection statistics are written at the end, when the row turns ready and the
- * variant's previous index is deleted. Until then scoring never reads the row; on failure it is deleted.
+ * are written into the build's own postings table (each page's postings grouped by term, so that a term's
+ * postings lie together in the table), recording the progress; then the table is keyed and attached, and the
+ * terms and collection statistics are written, when the row turns ready and the variant's previous index is
+ * deleted. Until then scoring never reads the row; on failure it is deleted, and its table with it.
  */
 async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, indexId: number, total: number, onProgress: BuildProgress): Promise<Bm25Index> {
   // A promise kept for later gets a handler now, so that failing before it is awaited is not "unhandled".
   const later = <T,>(p: Promise<T>) => { p.catch(() => undefined); return p; };
   try {
     const vocabulary = new Vocabulary();
-    const write = await pageWriter(db, indexId);
+    const postings = await postingWriter(db, indexId);
     const fetch = (after: number) => later(db.query<{ id: number; text: string }>(
       'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]));
     let docs = 0;
@@ -221,13 +241,14 @@ async function build(db: Database, kbId: number, relations: boolean, analyzer: A
       const page = vocabulary.page(analysed);
       docs += rows.length;
       if (writing.length >= WRITERS) await writing.shift();
-      writing.push(later(write(page).then(async () => {
+      writing.push(later(postings.write(page).then(async () => {
         const done = (written += rows.length);
         await db.query('UPDATE bm25_index SET done = greatest(done, $2), heartbeat_at = now() WHERE id = $1', [indexId, done]);
         onProgress(done, Math.max(total, done));
       })));
     }
     await Promise.all(writing);
+    await postings.finish();
     const { ids: termIds, df, tokens } = vocabulary;
     const terms = [...termIds];
     for (let i = 0; i < terms.length; i += 10 * PAGE) {
@@ -235,8 +256,9 @@ async function build(db: Database, kbId: number, relations: boolean, analyzer: A
       await db.query('INSERT INTO bm25_term (index_id, id, term, df) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])',
         [indexId, slice.map(([, id]) => id), slice.map(([term]) => term), slice.map(([, id]) => df[id]!)]);
     }
-    // Fresh statistics: planned on empty tables' estimates, lookups take a hundred times longer.
-    await db.query('ANALYZE bm25_term, bm25_posting, bm25_doc');
+    // Fresh statistics: planned on empty tables' estimates, lookups take a hundred times longer (the
+    // postings got theirs as they were attached).
+    await db.query('ANALYZE bm25_term, bm25_doc');
     const avgLength = docs ? tokens / docs : 0;
     const replaced = await inTransaction(db, async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { buildEdgeIndexes, buildEntityIndexes, createStagingTables, dropTables, liveTables } from '../../lib/ingest/partitions';
+import { buildEdgeIndexes, buildEntityIndexes, createStagingTables, dropTables, INDEX_BUILD_MEMORY, liveTables } from '../../lib/ingest/partitions';
 
 const ENTITY_COLUMNS = 'id, kb_id, type_id, external_id, name, aliases, document, text, degree';
 
@@ -23,8 +23,15 @@ export async function copyBaseline(pool: pg.Pool, kbId: number, label: string): 
     await pool.query(`COPY ${baseline.entity} (${ENTITY_COLUMNS}) FROM '${dump.entity}'`);
     await pool.query(`COPY ${baseline.edge} FROM '${dump.edge}'`);
     const copyLoadSeconds = seconds(t);
-    await buildEntityIndexes(pool, baseline, kbId);
-    await buildEdgeIndexes(pool, baseline, kbId);
+    // The indexes get the memory the import gives its own.
+    const client = await pool.connect();
+    try {
+      await client.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+      await buildEntityIndexes(client, baseline, kbId);
+      await buildEdgeIndexes(client, baseline, kbId);
+    } finally {
+      client.release(true);
+    }
     await pool.query(`ANALYZE ${baseline.entity}`);
     await pool.query(`ANALYZE ${baseline.edge}`);
     return { copyLoadSeconds, copyWithIndexesSeconds: seconds(t) };

@@ -6,6 +6,7 @@ import { processStart } from '../../lib/ingest/owner';
 import { BM25_DEFAULTS } from '../../lib/retrieval/bm25';
 import { buildIndexInBackground, currentIndex, ensureIndex, removeAbandonedBuilds, type Bm25Index } from '../../lib/retrieval/bm25-index';
 import { bm25Positions, scoreBm25 } from '../../lib/retrieval/bm25-score';
+import { createPostingTable } from '../../lib/retrieval/bm25-write';
 import { openAppDatabase, pool } from '../support/app-database';
 import type { TestDatabase } from '../support/test-database';
 
@@ -142,11 +143,12 @@ describe('the BM25 index build as a job', () => {
        SELECT id, false, 'BUILDING', updated_at, 0, 0, 1, 4, $2, $3, $4 FROM knowledge_base WHERE id = $1 RETURNING id`,
       [kbId, os.hostname(), pid, start])).rows[0]!.id;
 
-    // A process that has exited: its half-written build is removed, postings and all.
+    // A process that has exited: its half-written build is removed, postings table and all.
     const dead = await insertBuilding(process.pid, 'not-this-process-start');
-    await pool().query(`INSERT INTO bm25_posting (index_id, term_id, entity_id, tf) VALUES ($1, 1, 1, 1)`, [dead]);
+    await createPostingTable(pool(), dead);
+    await pool().query(`INSERT INTO bm25_posting_${dead} (index_id, term_id, entity_id, tf) VALUES ($1, 1, 1, 1)`, [dead]);
     expect(await removeAbandonedBuilds(pool(), kbId)).toBe(1);
-    expect((await pool().query('SELECT 1 FROM bm25_posting WHERE index_id = $1', [dead])).rows).toEqual([]);
+    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_posting_${dead}`])).rows).toEqual([{ t: null }]);
 
     // A live process (the test runner's parent) is building: a caller follows its progress and waits; when that
     // build goes away (it failed), the caller builds the index itself.
