@@ -15,6 +15,8 @@ function view(): { nodes: CanvasNode[]; edges: CanvasEdge[] } {
 }
 
 const byId = (plan: ReturnType<typeof planCanvas>) => new Map(plan.elements.map((e) => [e.data.id!, e]));
+/** A stylesheet rule's properties (Cytoscape's JSON rules hold them under `style` or `css`). */
+const properties = (rule: (typeof GRAPH_STYLE)[number]) => ('style' in rule ? rule.style : rule.css) as Record<string, unknown>;
 
 describe('planCanvas', () => {
   it('draws each group as a plain box behind its members, sized and placed around their cells', () => {
@@ -36,7 +38,7 @@ describe('planCanvas', () => {
       expect(Math.abs(p.y - centre.y)).toBeLessThan(box.data.height / 2);
     }
     // The box is drawn beneath edges and nodes, and cannot be picked up.
-    const style = GRAPH_STYLE.find((s) => s.selector === 'node.group')!.style as Record<string, unknown>;
+    const style = properties(GRAPH_STYLE.find((s) => s.selector === 'node.group')!);
     expect(style['z-compound-depth']).toBe('bottom');
     expect(box.grabbable).toBe(false);
     expect(box.selectable).toBe(false);
@@ -54,13 +56,13 @@ describe('planCanvas', () => {
     expect(long.data.long.length).toBeLessThanOrEqual(48);
     expect(nodes[1]!.label.startsWith(long.data.short.slice(0, -1))).toBe(true);
     expect(byId(planCanvas(nodes, edges, ['paper'], 'concentric')).get('p1')!.data.short).toBe('Paper 1');
-    for (const rule of GRAPH_STYLE) expect((rule.style as Record<string, unknown>)['text-wrap']).toBeUndefined();
+    for (const rule of GRAPH_STYLE) expect(properties(rule)['text-wrap']).toBeUndefined();
   });
 
   it('sizes stubs from their text in data, with no style function to run per element', () => {
     const { nodes, edges } = view();
     expect(byId(planCanvas(nodes, edges, ['paper'], 'concentric')).get('stub')!.data.width).toBe('+1,234 more'.length * 5);
-    for (const rule of GRAPH_STYLE) for (const value of Object.values(rule.style as Record<string, unknown>)) expect(typeof value).not.toBe('function');
+    for (const rule of GRAPH_STYLE) for (const value of Object.values(properties(rule))) expect(typeof value).not.toBe('function');
   });
 
   it('draws no groups without a centre or with another layout', () => {
