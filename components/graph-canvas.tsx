@@ -47,15 +47,15 @@ export const WEBGL_MIN_ELEMENTS = 1000;
 
 /**
  * What is drawn while the view is panned or zoomed: everything (`full`); everything but the edges
- * (`no-edges`); nothing but the nodes' shapes (`shapes`: no edges, no labels); or a picture of the view taken
- * when the gesture starts, moved and scaled (`texture`), redrawn in full when it ends.
+ * (`no-edges`); or a picture of the view taken when the gesture starts, moved and scaled (`texture`), redrawn
+ * in full when it ends.
  */
-export type MovingDraw = 'full' | 'no-edges' | 'shapes' | 'texture';
+export type MovingDraw = 'full' | 'no-edges' | 'texture';
 /** A large view's choice, from frame times measured in software (docs/benchmarks.md, "Graph frames"). */
 export const LARGE_VIEW_MOVING: MovingDraw = 'texture';
 
-function movingOptions(mode: MovingDraw): Pick<cytoscape.CytoscapeOptions, 'hideEdgesOnViewport' | 'hideLabelsOnViewport' | 'textureOnViewport'> {
-  return { hideEdgesOnViewport: mode === 'no-edges' || mode === 'shapes', hideLabelsOnViewport: mode === 'shapes', textureOnViewport: mode === 'texture' };
+function movingOptions(mode: MovingDraw): Pick<cytoscape.CytoscapeOptions, 'hideEdgesOnViewport' | 'textureOnViewport'> {
+  return { hideEdgesOnViewport: mode === 'no-edges', textureOnViewport: mode === 'texture' };
 }
 
 let hardwareGl: boolean | undefined;

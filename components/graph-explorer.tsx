@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { plural } from '@/lib/format/plural';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import type { EntityDetail } from '@/lib/kb/entity';
 import type { SavedView } from '@/lib/kb/saved-views';
 import { expansionBudget, mergeExpansion, VIEW_ELEMENT_CAP } from '@/lib/kb/graph-view';
@@ -303,30 +303,34 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
           )}
         </div>
 
-        <aside className="min-w-0 space-y-3">
-          {selectedNode
-            ? <SidePanel kbSlug={kbSlug} view={current!} nodeId={selectedNode.id} onExpand={() => expand(selectedNode.id)}
-                onCentre={() => update({ entity: selectedNode.id, expand: [], selected: selectedNode.id })} />
-            : <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-500">Select a node to see its document.</p>}
-          {savedViews}
-          {current && (
-            <section className="rounded-lg border border-slate-200 bg-white p-3">
-              <h2 className="mb-1 text-sm font-medium">Nodes</h2>
-              <ul id="graph-node-list" aria-label="Nodes" className="max-h-72 overflow-y-auto text-sm" data-testid="graph-node-list">
-                {[...current.nodes].sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name)).map((n) => (
-                  <li key={n.id}>
-                    <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}
-                      className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 ${n.id === state.selected ? 'bg-amber-50 font-medium' : ''}`}>
-                      <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: typeColour(types, n.type) }} />
-                      <span className="min-w-0 truncate">{n.name}</span>
-                      <span className="ml-auto shrink-0 text-xs text-slate-500">{n.type}{n.depth > 0 ? ` · ${n.depth}` : ' · centre'}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-        </aside>
+        {/* A boundary of its own: React hydrates it after the rest, so the canvas starts drawing before the
+            up to 500 buttons of the node list are hydrated. */}
+        <Suspense>
+          <aside className="min-w-0 space-y-3">
+            {selectedNode
+              ? <SidePanel kbSlug={kbSlug} view={current!} nodeId={selectedNode.id} onExpand={() => expand(selectedNode.id)}
+                  onCentre={() => update({ entity: selectedNode.id, expand: [], selected: selectedNode.id })} />
+              : <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-500">Select a node to see its document.</p>}
+            {savedViews}
+            {current && (
+              <section className="rounded-lg border border-slate-200 bg-white p-3">
+                <h2 className="mb-1 text-sm font-medium">Nodes</h2>
+                <ul id="graph-node-list" aria-label="Nodes" className="max-h-72 overflow-y-auto text-sm" data-testid="graph-node-list">
+                  {[...current.nodes].sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name)).map((n) => (
+                    <li key={n.id}>
+                      <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}
+                        className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 ${n.id === state.selected ? 'bg-amber-50 font-medium' : ''}`}>
+                        <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: typeColour(types, n.type) }} />
+                        <span className="min-w-0 truncate">{n.name}</span>
+                        <span className="ml-auto shrink-0 text-xs text-slate-500">{n.type}{n.depth > 0 ? ` · ${n.depth}` : ' · centre'}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </aside>
+        </Suspense>
       </div>
     </div>
   );

@@ -15,8 +15,8 @@ async function entityId(page: Page, externalId: string): Promise<number> {
 function movingSettings(canvas: Locator) {
   return canvas.evaluate((el) => {
     const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
-    const r = (cy as unknown as { renderer(): { textureOnViewport: boolean; hideEdgesOnViewport: boolean; hideLabelsOnViewport: boolean; forcedPixelRatio: number | null } }).renderer();
-    return { texture: r.textureOnViewport, hideEdges: r.hideEdgesOnViewport, hideLabels: r.hideLabelsOnViewport, pixelRatio: r.forcedPixelRatio };
+    const r = (cy as unknown as { renderer(): { textureOnViewport: boolean; hideEdgesOnViewport: boolean; forcedPixelRatio: number | null } }).renderer();
+    return { texture: r.textureOnViewport, hideEdges: r.hideEdgesOnViewport, pixelRatio: r.forcedPixelRatio };
   });
 }
 
@@ -145,7 +145,7 @@ test('a view of 1,000 elements or more is large (WebGL on a GPU, software GL kee
   await expect(canvas).toHaveAttribute('data-renderer', 'canvas');
   // A smaller view is drawn in full while it moves, at the screen's pixel ratio.
   await expect(canvas).toHaveAttribute('data-moving', 'full');
-  expect(await movingSettings(canvas)).toEqual({ texture: false, hideEdges: false, hideLabels: false, pixelRatio: null });
+  expect(await movingSettings(canvas)).toEqual({ texture: false, hideEdges: false, pixelRatio: null });
 
   // Expanding the view's best-connected entities (colours, materials) takes it past 1,000 elements.
   const hubs = (await drawnNodes(canvas)).filter((n) => /^\d+$/.test(n.id))
@@ -165,7 +165,7 @@ test('a view of 1,000 elements or more is large (WebGL on a GPU, software GL kee
   // In the 2D canvas a large view moves as a picture of itself, redrawn when the gesture ends; every large view
   // is drawn at one canvas pixel per CSS pixel. WebGL draws each frame in full.
   await expect(canvas).toHaveAttribute('data-moving', software ? 'texture' : 'full');
-  expect(await movingSettings(canvas)).toEqual({ texture: software, hideEdges: false, hideLabels: false, pixelRatio: 1 });
+  expect(await movingSettings(canvas)).toEqual({ texture: software, hideEdges: false, pixelRatio: 1 });
 
   // Clicking a drawn entity selects it in the side panel.
   const box = (await canvas.boundingBox())!;

@@ -1,6 +1,6 @@
 // The page the graph-frames benchmark opens: the product's GraphCanvas drawing a synthetic graph
 // (bundled with esbuild into a static file; never part of the app).
-// Query: ?nodes=N&edges=M&renderer=canvas|webgl&moving=full|no-edges|shapes|texture
+// Query: ?nodes=N&edges=M&renderer=canvas|webgl&moving=full|no-edges|texture
 import { createRoot } from 'react-dom/client';
 import { GraphCanvas, type CanvasEdge, type CanvasNode, type MovingDraw } from '@/components/graph-canvas';
 
