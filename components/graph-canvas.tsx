@@ -52,7 +52,7 @@ export const WEBGL_MIN_ELEMENTS = 1000;
  */
 export type MovingDraw = 'full' | 'no-edges' | 'texture';
 /** A large view's choice, from frame times measured in software (docs/benchmarks.md, "Graph frames"). */
-export const LARGE_VIEW_MOVING: MovingDraw = 'texture';
+export const LARGE_VIEW_MOVING: MovingDraw = 'no-edges';
 
 function movingOptions(mode: MovingDraw): Pick<cytoscape.CytoscapeOptions, 'hideEdgesOnViewport' | 'textureOnViewport'> {
   return { hideEdgesOnViewport: mode === 'no-edges', textureOnViewport: mode === 'texture' };
