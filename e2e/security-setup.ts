@@ -144,6 +144,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
     'assignments/id': String(f.assignmentId),
     'campaigns/id': String(f.campaignId),
     entityId: String(f.seedEntityId),
+    // The suite's campaign is no audit: its item 1 is missing, which still shows whether the campaign is reached.
+    item: '1',
     'imports/id': String(f.importId),
     'studies/id': String(f.studyId),
     'users/id': String(f.outsiderId),
@@ -165,8 +167,8 @@ export function paramValues(f: SecurityFixtures, route: ApiRoute, kb: KbKey): Re
 }
 
 /** Every kind of path parameter `paramValues` fills: a route with another is unclassified. */
-export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'jobs/id', 'llm-calls/id', 'views/id'];
-export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'imports/id', 'studies/id', 'users/id', 'userId', 'jobs/id', 'llm-calls/id', 'views/id']);
+export const KNOWN_PARAM_KINDS = ['slug', 'entities/id', 'runs/id', 'name', 'qid', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'item', 'imports/id', 'studies/id', 'users/id', 'userId', 'token', 'jobs/id', 'llm-calls/id', 'views/id'];
+export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assignments/id', 'campaigns/id', 'entityId', 'item', 'imports/id', 'studies/id', 'users/id', 'userId', 'jobs/id', 'llm-calls/id', 'views/id']);
 
 /**
  * How each mutation is kept from changing anything. 'body': an invalid JSON body is refused before any change.
@@ -175,6 +177,9 @@ export const ID_PARAM_KINDS = new Set(['entities/id', 'runs/id', 'number', 'assi
  */
 export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>; why: string }> = {
   'POST /api/assignments/[id]/approve': 'body',
+  'PUT /api/assignments/[id]/audit': 'body',
+  'POST /api/assignments/[id]/audit/approve': 'body',
+  'POST /api/assignments/[id]/audit/submit': { params: {}, why: "the suite's assignment belongs to none of the callers" },
   'POST /api/assignments/[id]/candidates': 'body',
   'PUT /api/assignments/[id]/draft': 'body',
   'POST /api/assignments/[id]/judgments': 'body',
@@ -199,6 +204,7 @@ export const MUTATIONS: Record<string, 'body' | { params: Record<string, string>
   'POST /api/kbs/[slug]/query-sets/[name]/runs/baseline': 'body',
   'POST /api/kbs/[slug]/query-sets/[name]/runs': 'body',
   'POST /api/kbs/[slug]/query-sets/[name]/validation-campaign': 'body',
+  'POST /api/kbs/[slug]/query-sets/[name]/audit-campaign': 'body',
   'POST /api/kbs/[slug]/query-sets': 'body',
   'PATCH /api/kbs/[slug]': 'body',
   'POST /api/kbs/[slug]/studies': 'body',

@@ -14,6 +14,15 @@ import { DEFAULT_SEEDS, SeedOptions, seedsBody, type SeedChoice } from './seed-o
 // Mirrors the server's rule for campaign and query-set names (lib/queries/sets.ts).
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 export const NAME_RULE = 'Use 1 to 80 letters, digits, “.”, “_” or “-”, starting with a letter or digit.';
+
+/** The checks a campaign made from a query set shares: its name, annotators per query, and at least one annotator. */
+export function queryCampaignErrors(name: string, perQuery: number, annotators: string[]): Partial<Record<'name' | 'annotatorsPerSeed' | 'annotators', string>> {
+  return {
+    ...(!NAME.test(name.trim()) && { name: NAME_RULE }),
+    ...((!Number.isInteger(perQuery) || perQuery < 1 || perQuery > 20) && { annotatorsPerSeed: 'From 1 to 20 annotators per query.' }),
+    ...(!annotators.length && { annotators: 'Tick at least one annotator.' }),
+  };
+}
 const INPUT = 'rounded border border-slate-300 px-2 py-1';
 
 const FIELDS = ['name', 'guidelines', 'annotatorsPerSeed', 'leaseMinutes', 'leakPolicy', 'bm25Target', 'querySet', 'annotators', 'seeds'] as const;

@@ -11,7 +11,9 @@ import { plural } from '@/lib/format/plural';
 import { fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { CloseWithConfirm } from '../close-confirm';
-import { campaignApi, reviewPage, workPage } from './api';
+import { auditReviewPage, auditWorkPage, campaignApi, reviewPage, workPage } from './api';
+import { AuditErrorRates } from './audit-error-rates';
+import { useAuditQueue } from './audit-review-queue';
 import { CampaignDashboard } from './campaign-dashboard';
 import { StatusBadge } from './status-badge';
 
@@ -23,6 +25,9 @@ export interface CampaignView {
 }
 
 export const campaignKey = (id: number) => ['campaign', id] as const;
+
+/** Where an assignment is worked on: the audit screen for an audit's queries, the workspace for seeds. */
+const assignmentPage = (c: CampaignDetail, assignmentId: number) => (c.kind === 'audit' ? auditWorkPage : workPage)(c.kbSlug, c.id, assignmentId);
 
 const BUTTON = 'rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60';
 
@@ -50,6 +55,7 @@ export function CampaignOverview({ campaignId }: { campaignId: number }) {
         </p>
       )}
       {canManage && <CampaignDashboard campaignId={campaign.id} />}
+      {canManage && campaign.kind === 'audit' && <AuditErrorRates campaignId={campaign.id} />}
     </div>
   );
 }
@@ -58,18 +64,26 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="campaign-facts">
       <StatusBadge status={c.status} testId="campaign-status" />
+      {c.kind === 'audit' && c.querySet && (
+        <><span data-testid="campaign-audits">audits the queries of <Link href={setPage(c.kbSlug, c.querySet)} className="text-blue-700 hover:underline">{c.querySet}</Link>
+          {c.auditRelease !== null && ` (release ${c.auditRelease})`}; approved fixes edit the set</span>·</>
+      )}
       {c.validates && (
         <><span data-testid="campaign-validates">validates the queries of <Link href={setPage(c.kbSlug, c.validates)} className="text-blue-700 hover:underline">{c.validates}</Link></span>·</>
       )}
-      <span>{plural(c.seeds, 'seed')}</span>·
-      <span>{plural(c.annotatorsPerSeed, 'annotator')} per seed</span>·
+      <span>{plural(c.seeds, c.kind === 'audit' ? 'query' : 'seed')}</span>·
+      <span>{plural(c.annotatorsPerSeed, 'annotator')} per {c.kind === 'audit' ? 'query' : 'seed'}</span>·
       <span>leases of {c.leaseMinutes} min</span>·
-      <span>{c.leakPolicy === 'block' ? 'queries naming their seed are refused' : 'queries naming their seed are flagged'}</span>·
-      {c.bm25Target !== null && <><span data-testid="campaign-bm25-target">answers should not be in BM25’s top {c.bm25Target}</span>·</>}
-      <span>
-        approved queries go to{' '}
-        {c.querySet ? <Link href={setPage(c.kbSlug, c.querySet)} className="text-blue-700 hover:underline">{c.querySet}</Link> : 'no query set'}
-      </span>·
+      {c.kind !== 'audit' && (
+        <>
+          <span>{c.leakPolicy === 'block' ? 'queries naming their seed are refused' : 'queries naming their seed are flagged'}</span>·
+          {c.bm25Target !== null && <><span data-testid="campaign-bm25-target">answers should not be in BM25’s top {c.bm25Target}</span>·</>}
+          <span>
+            approved queries go to{' '}
+            {c.querySet ? <Link href={setPage(c.kbSlug, c.querySet)} className="text-blue-700 hover:underline">{c.querySet}</Link> : 'no query set'}
+          </span>·
+        </>
+      )}
       <span>created {fmtDate(c.createdAt)}</span>
     </p>
   );
@@ -77,10 +91,14 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
 
 function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
   const queryClient = useQueryClient();
-  const queue = useQuery({
+  const audit = c.kind === 'audit';
+  const seedQueue = useQuery({
     queryKey: ['review-queue', c.id],
     queryFn: () => requestJson<{ items: ReviewQueueItem[] }>(`${campaignApi(c.id)}/review`),
+    enabled: !audit,
   });
+  const auditQueue = useAuditQueue(c.id, audit);
+  const queue = audit ? auditQueue : seedQueue;
   const setStatus = useMutation({
     mutationFn: (status: CampaignDetail['status']) => requestJson<{ status: string }>(campaignApi(c.id), { method: 'PATCH', json: { status } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: campaignKey(c.id) }),
@@ -97,7 +115,7 @@ function ManagerControls({ campaign: c }: { campaign: CampaignDetail }) {
       <span className="text-slate-600">
         {c.status === 'OPEN' ? 'Annotators can take seeds.' : 'No seed is handed out; work already leased can still be finished and reviewed.'}
       </span>
-      <Link href={reviewPage(c.kbSlug, c.id)} className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-blue-700 hover:bg-blue-50" data-testid="review-link">
+      <Link href={(audit ? auditReviewPage : reviewPage)(c.kbSlug, c.id)} className="ml-auto rounded border border-slate-300 px-3 py-1.5 text-blue-700 hover:bg-blue-50" data-testid="review-link">
         Review{waiting === undefined ? '' : ` (${waiting} waiting)`}
       </Link>
       {setStatus.error && <p role="alert" className="w-full text-red-700">{setStatus.error.message}</p>}
@@ -114,7 +132,7 @@ function AnnotatorWork({ campaign: c, mine }: { campaign: CampaignDetail; mine: 
   const claim = useMutation({
     mutationFn: () => requestJson<{ assignment: AssignmentView | null }>(`${campaignApi(c.id)}/claim`, { method: 'POST' }),
     onSuccess: ({ assignment }) => {
-      if (assignment) router.push(workPage(c.kbSlug, c.id, assignment.id));
+      if (assignment) router.push(assignmentPage(c, assignment.id));
       else return queryClient.invalidateQueries({ queryKey: campaignKey(c.id) });
     },
   });
@@ -123,10 +141,10 @@ function AnnotatorWork({ campaign: c, mine }: { campaign: CampaignDetail; mine: 
       <h2 id="my-work-heading" className="text-lg font-medium">Your work</h2>
       <div className="flex flex-wrap items-center gap-3">
         {live ? (
-          <Link href={workPage(c.kbSlug, c.id, live.assignmentId)} className={BUTTON}>Continue</Link>
+          <Link href={assignmentPage(c, live.assignmentId)} className={BUTTON}>Continue</Link>
         ) : c.status === 'OPEN' ? (
           <button type="button" className={BUTTON} disabled={claim.isPending} onClick={() => claim.mutate()}>
-            {claim.isPending ? 'Finding a seed…' : 'Start annotating'}
+            {claim.isPending ? 'Finding a seed…' : c.kind === 'audit' ? 'Start auditing' : 'Start annotating'}
           </button>
         ) : (
           <p className="text-slate-600">The campaign is {c.status.toLowerCase()}: no new seed is handed out.</p>
@@ -149,7 +167,7 @@ function MyAssignments({ campaign: c, mine }: { campaign: CampaignDetail; mine: 
     <table className="w-full" data-testid="my-assignments">
       <caption className="mb-1 text-left font-medium">My assignments</caption>
       <thead className="text-left text-slate-600">
-        <tr><th scope="col" className="py-1">Seed</th><th scope="col">Status</th><th scope="col">Reviewer’s note</th><th scope="col">Submitted</th><th scope="col"><span className="sr-only">Open</span></th></tr>
+        <tr><th scope="col" className="py-1">{c.kind === 'audit' ? 'Query' : 'Seed'}</th><th scope="col">Status</th><th scope="col">Reviewer’s note</th><th scope="col">Submitted</th><th scope="col"><span className="sr-only">Open</span></th></tr>
       </thead>
       <tbody>
         {mine.map((a) => {
@@ -161,7 +179,7 @@ function MyAssignments({ campaign: c, mine }: { campaign: CampaignDetail; mine: 
               <td className="pr-3">{a.reviewNote ?? ''}</td>
               <td className="pr-3 text-slate-600">{a.submittedAt ? fmtDate(a.submittedAt) : ''}</td>
               <td>
-                <Link href={workPage(c.kbSlug, c.id, a.assignmentId)} className="text-blue-700 hover:underline">{editable ? 'Continue' : 'View'}</Link>
+                <Link href={assignmentPage(c, a.assignmentId)} className="text-blue-700 hover:underline">{editable ? 'Continue' : 'View'}</Link>
               </td>
             </tr>
           );

@@ -17,7 +17,7 @@ export const defaultDecision = (e: ChosenEntity): EntityDecision => ({ accept: e
 /** An entity's name for evidence lines; `#id` when the page does not know it. */
 export type NameOf = (entityId: number) => string;
 
-function evidenceInWords(e: Evidence, nameOf: NameOf): string {
+export function evidenceInWords(e: Evidence, nameOf: NameOf): string {
   return e.kind === 'edge'
     ? `${nameOf(e.source)} —${e.relation}→ ${nameOf(e.target)}`
     : `“${e.quote}” (${nameOf(e.entity)}, ${e.field})`;

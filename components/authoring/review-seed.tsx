@@ -115,7 +115,8 @@ function WorkColumn({ work: w, seedId, seedIsAnswer, nameOf, own, reviewKey, cam
   );
 }
 
-function SendBack({ work: w, reviewKey, campaignId }: { work: SubmittedWork; reviewKey: unknown[]; campaignId: number }) {
+/** Returns a submitted work to its author with a note; the review and the queue are read again. */
+export function SendBack({ work: w, reviewKey, campaignId }: { work: Pick<SubmittedWork, 'assignmentId' | 'annotator'>; reviewKey: unknown[]; campaignId: number }) {
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const [missing, setMissing] = useState(false);
@@ -124,6 +125,7 @@ function SendBack({ work: w, reviewKey, campaignId }: { work: SubmittedWork; rev
     onSuccess: () => Promise.all([
       queryClient.invalidateQueries({ queryKey: reviewKey }),
       queryClient.invalidateQueries({ queryKey: ['review-queue', campaignId] }),
+      queryClient.invalidateQueries({ queryKey: ['audit-review-queue', campaignId] }),
     ]),
   });
   const id = `send-back-${w.assignmentId}`;

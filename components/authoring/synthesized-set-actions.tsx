@@ -8,7 +8,7 @@ import { Field } from '../queries/field';
 import { studiesPage } from '../studies/api';
 import { AnnotatorPicker } from './annotator-picker';
 import { campaignPage } from './api';
-import { NAME, NAME_RULE } from './campaign-form';
+import { NAME, NAME_RULE, queryCampaignErrors } from './campaign-form';
 
 /** How many queries a rating study of a synthesized set samples by default. */
 const RATING_SAMPLE = 50;
@@ -57,11 +57,7 @@ function ValidationForm({ slug, set }: { slug: string; set: string }) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const k = Number(perSeed);
-    const found: Errors = {};
-    if (!NAME.test(name.trim())) found.name = NAME_RULE;
-    if (!NAME.test(querySet.trim())) found.querySet = NAME_RULE;
-    if (!Number.isInteger(k) || k < 1 || k > 20) found.annotatorsPerSeed = 'From 1 to 20 annotators per query.';
-    if (!annotators.length) found.annotators = 'Tick at least one annotator.';
+    const found: Errors = { ...queryCampaignErrors(name, k, annotators), ...(!NAME.test(querySet.trim()) && { querySet: NAME_RULE }) };
     setErrors(found);
     setError(null);
     if (Object.keys(found).length) return;

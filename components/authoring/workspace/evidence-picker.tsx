@@ -17,6 +17,8 @@ interface Props {
   /** Saves the judgment (relevant) with this evidence. */
   onChange: (evidence: Evidence[]) => void;
   onClose: () => void;
+  /** What the evidence is to show; by default that the entity is relevant. */
+  claim?: string;
 }
 
 const sameEdge = (e: Evidence, s: number, r: string, t: number) => e.kind === 'edge' && e.source === s && e.relation === r && e.target === t;
@@ -25,7 +27,7 @@ const sameEdge = (e: Evidence, s: number, r: string, t: number) => e.kind === 'e
  * Why a candidate is relevant: passages of its document (select and cite) and its edges (pick one), saved
  * with its judgment. What is cited is listed and can be removed.
  */
-export function EvidencePicker({ kbSlug, entity, evidence, onChange, onClose }: Props) {
+export function EvidencePicker({ kbSlug, entity, evidence, onChange, onClose, claim = 'is relevant' }: Props) {
   const { data: detail, error } = useEntity(kbSlug, entity.id);
   const { data: graph, error: graphError } = useQuery({
     queryKey: ['neighbours', kbSlug, entity.id],
@@ -39,7 +41,7 @@ export function EvidencePicker({ kbSlug, entity, evidence, onChange, onClose }: 
   return (
     <section className="space-y-3 rounded-lg border border-blue-200 bg-blue-50/40 p-4" aria-labelledby="evidence-heading" data-testid="evidence-picker">
       <div className="flex items-start justify-between gap-2">
-        <h3 id="evidence-heading" className="font-medium">Evidence that {entity.name} is relevant</h3>
+        <h3 id="evidence-heading" className="font-medium">Evidence that {entity.name} {claim}</h3>
         <button type="button" onClick={onClose} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50">Done</button>
       </div>
       <div>

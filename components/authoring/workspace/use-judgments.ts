@@ -37,8 +37,9 @@ export function useJudgments(assignmentId: number, saved: WorkspaceJudgment[]) {
 
   const save = async (entityId: number, label: JudgmentLabel, evidence: Evidence[] | undefined, listed: ListedJudgment) => {
     const current = stateOf(entityId, listed);
-    // Evidence belongs to relevant judgments; another label drops it.
-    const kept = label === 'relevant' ? (evidence ?? current?.evidence ?? []) : [];
+    // A relevant judgment keeps its evidence when relabelled as relevant; evidence given with the judgment is
+    // kept whatever the label (an audit cites why a current answer is wrong).
+    const kept = evidence ?? (label === 'relevant' ? current?.evidence ?? [] : []);
     try {
       const { version } = await requestJson<{ version: number }>(`${assignmentApi(assignmentId)}/judgments`, {
         method: 'POST', json: { entityId, label, evidence: kept, version: current?.version ?? 0 },

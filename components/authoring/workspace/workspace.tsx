@@ -7,12 +7,12 @@ import { findLeaks } from '@/lib/authoring/leak';
 import type { Submission } from '@/lib/authoring/submit';
 import type { Workspace } from '@/lib/authoring/workspace';
 import { Panel } from '@/components/panel';
-import { MarkdownText } from '@/components/queries/markdown-text';
+import { FoldedGuidelines, ReturnedNote } from '../work-notes';
 import { requestJson } from '@/components/queries/api';
 import { assignmentApi, campaignPage } from '../api';
 import { CandidateList } from './candidate-list';
 import { DifficultyPanel } from './difficulty-panel';
-import { EvidencePicker } from './evidence-picker';
+import { candidateEvidence } from './candidate-evidence';
 import { HandAdded } from './hand-added';
 import { QueryEditor } from './query-editor';
 import { RequirementBuilder } from './requirement-builder';
@@ -82,22 +82,11 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
       : autosave.state.kind === 'conflict' ? 'Choose which draft to keep first.'
         : null;
   const cite = (e: JudgedEntity) => setCiting(citing?.id === e.id ? null : e);
-  const evidence = (e: JudgedEntity) => {
-    const state = judgments.stateOf(e.id);
-    return state?.label === 'relevant' && editable && (
-      <EvidencePicker kbSlug={slug} entity={e} evidence={state.evidence} onClose={() => setCiting(null)}
-        onChange={(cited) => judgments.judge(e.id, 'relevant', { evidence: cited })} />
-    );
-  };
+  const evidence = candidateEvidence(slug, judgments, editable, () => setCiting(null));
 
   return (
     <div className="space-y-4">
-      {ws.assignment.status === 'RETURNED' && ws.assignment.reviewNote && (
-        <div role="note" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm" data-testid="review-note">
-          <p className="font-medium">Returned by the reviewer:</p>
-          <p className="whitespace-pre-wrap">{ws.assignment.reviewNote}</p>
-        </div>
-      )}
+      <ReturnedNote status={ws.assignment.status} note={ws.assignment.reviewNote} />
       {submission && <Submitted submission={submission} kbSlug={slug} campaignId={ws.campaign.id} />}
       {readOnly && !submission && (
         <p role="status" className="rounded bg-slate-100 px-3 py-2 text-sm" data-testid="read-only">
@@ -111,12 +100,7 @@ export function AnnotatorWorkspace({ initial }: { initial: Workspace }) {
           <button type="button" onClick={autosave.discardStranded} className="text-xs text-red-700 hover:underline">Discard it</button>
         </div>
       )}
-      {ws.campaign.guidelines.trim() && (
-        <details className="rounded-lg border border-slate-200 bg-white p-4">
-          <summary className="cursor-pointer font-medium">Guidelines</summary>
-          <div className="mt-2"><MarkdownText text={ws.campaign.guidelines} /></div>
-        </details>
-      )}
+      <FoldedGuidelines text={ws.campaign.guidelines} />
       <div className="grid gap-4 lg:grid-cols-2 *:min-w-0">
         <SeedPanel kbSlug={slug} seed={ws.seed} spans={draft.textSpans} readOnly={readOnly}
           onSpans={(textSpans) => change((d) => ({ ...d, textSpans }))} />

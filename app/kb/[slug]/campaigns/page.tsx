@@ -23,14 +23,20 @@ export default async function CampaignsPage({ params }: { params: Promise<{ slug
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h1 className="text-2xl font-semibold">Campaigns</h1>
           {can(user.role, 'queries:manage') && (
-            <Link href={`${campaignsPage(kb.slug)}/new`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
-              New campaign
-            </Link>
+            <div className="flex flex-wrap gap-2">
+              <Link href={`${campaignsPage(kb.slug)}/new/audit`} className="rounded border border-blue-600 px-3 py-1.5 text-sm font-medium text-blue-700 hover:bg-blue-50">
+                New audit
+              </Link>
+              <Link href={`${campaignsPage(kb.slug)}/new`} className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700">
+                New campaign
+              </Link>
+            </div>
           )}
         </div>
         <p className="mt-1 max-w-3xl text-slate-600">
           In a campaign, annotators each take seed entities of {kb.name}, write a query the seed answers without naming it, and
-          validate its full answer set; reviewers compare the work on each seed and approve one query into a query set.
+          validate its full answer set; reviewers compare the work on each seed and approve one query into a query set. An audit
+          checks the queries of an existing set instead: their answers, with evidence, and their text.
         </p>
       </div>
       <CampaignList slug={kb.slug} items={items} />
