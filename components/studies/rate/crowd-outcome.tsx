@@ -33,13 +33,14 @@ export function CrowdOutcomeView({ outcome }: { outcome: CrowdOutcome }) {
   const { url } = outcome;
   useEffect(() => {
     if (!url) return;
-    if (left <= 0) {
-      window.location.assign(url);
-      return;
-    }
-    const timer = setTimeout(() => setLeft(left - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [url, left]);
+    // One timer sends the participant back; the countdown only shows it.
+    const redirect = setTimeout(() => window.location.assign(url), REDIRECT_SECONDS * 1000);
+    const countdown = setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
+    return () => {
+      clearTimeout(redirect);
+      clearInterval(countdown);
+    };
+  }, [url]);
   return (
     <section className="mx-auto mt-6 max-w-xl space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="crowd-outcome" data-outcome={outcome.kind}>
       <h1 className="text-2xl font-semibold">{TITLES[outcome.reason]}</h1>
