@@ -168,7 +168,8 @@ export async function gatherReleaseRecord(db: Queryable, input: GatherInput, loo
   }
   return {
     set: { name: set.name, description: set.description, origin: set.origin, license: set.license },
-    kb: input.kb, release: input.release, language: input.language, stats: input.stats, starkIds: input.starkIds,
+    // Only what the record says: the caller's knowledge-base row may carry more (counts as BigInt, which JSON refuses).
+    kb: { name: input.kb.name, slug: input.kb.slug }, release: input.release, language: input.language, stats: input.stats, starkIds: input.starkIds,
     origins: [...origins].map(([origin, queries]) => ({ origin, queries })).sort((a, b) => b.queries - a.queries || a.origin.localeCompare(b.origin)),
     unresolved,
     campaigns: [...lookups.campaigns.values()].filter((c) => campaigns.has(c.name)).map((c) => ({ ...c, queries: campaigns.get(c.name)! })),
