@@ -189,6 +189,15 @@ export function PathFinder({ kbSlug }: { kbSlug: string }) {
                 </section>
               );
             })}
+            {selectedPath && (
+              // What a click on an entity of the drawing does, for the keyboard.
+              <p className="text-sm" data-testid="path-entities">
+                Open an entity of this path:{' '}
+                {selectedPath.nodes.map((id, i) => (
+                  <span key={`${i}-${id}`}>{i > 0 && ' → '}<Link href={`/kb/${kbSlug}/entities/${id}`} className="text-blue-700 underline">{byId.get(id)?.name ?? `#${id}`}</Link></span>
+                ))}
+              </p>
+            )}
           </div>
           <div className="rounded-lg border border-slate-200 bg-white p-4">
             {canvas && kbTypes && <GraphCanvas nodes={canvas.nodes} edges={canvas.edges} positions={positions} types={kbTypes} highlight={highlight} testId="path-graph"

@@ -1,5 +1,6 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { BASE_URL, expect, PUBLIC_KB, test, waitForHydration } from './fixtures';
+import { requestOf, setUpPageTable, type PageTable, type Who } from './page-table';
 import { disposeSecurityFixtures, setUpSecurityFixtures, type SecurityFixtures } from './security-setup';
 
 /**
@@ -14,85 +15,15 @@ const kb = `/kb/${PUBLIC_KB.slug}`;
 /** WCAG 2.2's minimum target size (2.5.8). */
 const MIN_TARGET = 24;
 
-type Who = 'anonymous' | 'admin' | 'owner' | 'rater';
-
 let f: SecurityFixtures;
-let studyLinkToken: string;
-let releaseNumber: number;
-let llmCallId: number;
-
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, status: number): Promise<T> {
-  expect(res.status(), `${res.url()}: ${await res.text()}`).toBe(status);
-  return (await res.json()) as T;
-}
+let table: PageTable;
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(180_000);
   f = await setUpSecurityFixtures(playwright);
-  const admin = f.callers.admin.request;
-  const tag = Date.now().toString(36);
-  const { querySet } = f.perKb.public;
-  // A study whose shared link makes participants (/join/[token]).
-  studyLinkToken = (await ok<{ linkToken: string }>(await admin.post(`/api/kbs/${PUBLIC_KB.slug}/studies`, {
-    data: { name: `responsive-${tag}`, consent: 'I agree.', sources: [{ querySet, sample: 3 }], itemsPerParticipant: 2, participantsPerItem: 3, open: true },
-  }), 201)).linkToken;
-  // A release of the set; when an earlier run of this spec (or another spec) released it unchanged, that one.
-  const releases = `/api/kbs/${PUBLIC_KB.slug}/query-sets/${querySet}/releases`;
-  const made = await admin.post(releases, { data: { name: `responsive ${tag}` } });
-  releaseNumber = made.status() === 201
-    ? ((await made.json()) as { number: number }).number
-    : (await ok<{ items: { number: number }[] }>(await admin.get(releases), 200)).items[0]!.number;
-  // A synthesis preview through the stand-in LLM stores the calls the LLM-call page shows.
-  const { items: templates } = await ok<{ items: { key: string }[] }>(
-    await admin.get(`/api/kbs/${PUBLIC_KB.slug}/synthesis/templates?seedType=product&steps=1&limit=1`), 200);
-  const { items } = await ok<{ items: { provenance?: { llmCallIds?: number[] } }[] }>(
-    await admin.post(`/api/kbs/${PUBLIC_KB.slug}/synthesis/preview`, { data: { templates: [templates[0]!.key], count: 3 } }), 200);
-  llmCallId = items.flatMap((i) => i.provenance?.llmCallIds ?? [])[0]!;
-  expect(llmCallId, 'the preview called the LLM').toBeGreaterThan(0);
+  table = await setUpPageTable(f, 'responsive');
 });
 test.afterAll(async () => disposeSecurityFixtures(f));
-
-/** Every page route (app/**\/page.tsx) with real ids, and who looks at it. */
-function pages(): { path: string; who: Who }[] {
-  const { entityId, otherEntityId, querySet, qid, runId } = f.perKb.public;
-  const set = `${kb}/queries/${querySet}`;
-  const campaign = `${kb}/campaigns/${f.campaignId}`;
-  const study = `${kb}/studies/${f.studyId}`;
-  return [
-    { path: '/login', who: 'anonymous' },
-    { path: `/join/${studyLinkToken}`, who: 'anonymous' },
-    { path: `/rate/${f.participantToken}`, who: 'anonymous' },
-    { path: '/', who: 'admin' },
-    { path: '/admin/import', who: 'admin' },
-    { path: '/admin/users', who: 'admin' },
-    { path: `/imports/${f.importId}`, who: 'admin' },
-    { path: kb, who: 'admin' },
-    { path: `${kb}/search?q=tent`, who: 'admin' },
-    { path: `${kb}/entities/${entityId}`, who: 'admin' },
-    { path: `${kb}/graph?entity=${entityId}`, who: 'admin' },
-    { path: `${kb}/metapaths`, who: 'admin' },
-    { path: `${kb}/paths?from=${entityId}&to=${otherEntityId}`, who: 'admin' },
-    { path: `${kb}/queries`, who: 'admin' },
-    { path: `${kb}/queries/import`, who: 'admin' },
-    ...['queries', 'stats', 'releases', 'runs'].map((tab) => ({ path: `${set}?tab=${tab}`, who: 'admin' as const })),
-    { path: `${set}/q/${encodeURIComponent(qid)}`, who: 'admin' },
-    { path: `${set}/releases/${releaseNumber}`, who: 'admin' },
-    { path: `${set}/runs/${runId}`, who: 'admin' },
-    { path: `${kb}/campaigns`, who: 'admin' },
-    { path: `${kb}/campaigns/new`, who: 'admin' },
-    { path: campaign, who: 'admin' },
-    { path: `${campaign}/review`, who: 'admin' },
-    { path: `${campaign}/review/${f.seedEntityId}`, who: 'admin' },
-    { path: `${campaign}/work/${f.assignmentId}`, who: 'owner' },
-    { path: `${kb}/studies`, who: 'admin' },
-    { path: `${kb}/studies/new`, who: 'admin' },
-    { path: study, who: 'admin' },
-    { path: `${study}/results`, who: 'admin' },
-    { path: `${study}/rate`, who: 'rater' },
-    { path: `${kb}/synthesize`, who: 'admin' },
-    { path: `${kb}/llm-calls/${llmCallId}`, who: 'admin' },
-  ];
-}
 
 /** One browser context per width; switching who is signed in swaps the session cookies. */
 class Viewer {
@@ -117,7 +48,7 @@ class Viewer {
   async as(who: Who): Promise<void> {
     if (who === this.who) return;
     await this.context.clearCookies();
-    const request = { anonymous: null, admin: f.callers.admin.request, owner: f.owner, rater: f.callers.rater.request }[who];
+    const request = requestOf(f, who);
     if (request) await this.context.addCookies((await request.storageState()).cookies);
     this.who = who;
   }
@@ -194,7 +125,7 @@ for (const width of WIDTHS) {
   test(`every page fits ${width} px`, async ({ browser }) => {
     test.setTimeout(240_000);
     await Viewer.at(browser, width, async (viewer) => {
-      for (const { path, who } of pages()) {
+      for (const { path, who } of table.pages) {
         await viewer.as(who);
         await open(viewer.page, path);
         await expectNoOverflow(viewer.page, path);
@@ -205,7 +136,7 @@ for (const width of WIDTHS) {
 
 test('on a phone, a participant rates an item by touch on the rating screen', async ({ browser }) => {
   await Viewer.at(browser, 360, async ({ page }) => {
-    await open(page, `/join/${studyLinkToken}`);
+    await open(page, `/join/${table.studyLinkToken}`);
     await page.waitForURL(/\/rate\/[A-Za-z0-9_-]{32}$/);
     const agree = page.getByRole('button', { name: 'I agree' });
     await waitForHydration(agree);
