@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { BASE_URL, E2E_PORT, TEST_PASSWORD } from './e2e/fixtures';
+import { OIDC_APP_ENV, OIDC_ISSUER } from './e2e/oidc-setup';
 
 const FAKE_LLM_PORT = 3299;
 const FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}/v1`;
@@ -45,6 +46,14 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
   }, {
+    // The organisation's OpenID Connect provider (a real one, oidc-provider), which the app offers sign-in with.
+    command: `node --import tsx e2e/oidc-provider-server.ts ${BASE_URL}`,
+    url: `${OIDC_ISSUER}/.well-known/openid-configuration`,
+    timeout: 30_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  }, {
     command: `rm -rf .data/e2e && node bin/skb.mjs serve --port ${E2E_PORT}`,
     url: `${BASE_URL}/login`,
     timeout: 180_000,
@@ -63,6 +72,7 @@ export default defineConfig({
       NEXTAUTH_URL: BASE_URL,
       SKB_LLM_BASE_URL: FAKE_LLM_URL,
       SKB_LLM_MODEL: 'fake-model',
+      ...OIDC_APP_ENV,
     },
   }],
 });

@@ -107,7 +107,7 @@ async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
 }
 
 test('signed out: sign-in, a study link, the consent and the rating screen', async ({ page }) => {
-  await check(page, '/login', page.getByRole('button', { name: 'Sign in' }));
+  await check(page, '/login', page.getByRole('button', { name: 'Sign in', exact: true }));
   expectConsole(/404 \(Not Found\)/);
   await check(page, '/join/not-a-study-link');
   await page.goto(studyLink);

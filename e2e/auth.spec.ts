@@ -10,7 +10,7 @@ async function attemptLogin(page: Page, email: string, password: string): Promis
   const answered = page.waitForResponse((r) => r.url().includes('/api/auth/callback/credentials'));
   await submitLogin(page, email, password);
   await answered;
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
 }
 
 test('a wrong password shows an error and stays on the sign-in page', async ({ page }) => {

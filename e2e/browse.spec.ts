@@ -4,7 +4,7 @@ import { ADMIN, ANNOTATOR, CURATOR, PRIVATE_KB, PUBLIC_KB, signIn, waitForHydrat
 test('an anonymous visitor is sent to the sign-in page', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2F$/);
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expect(page.getByTestId('kb-list')).toHaveCount(0);
 });
 

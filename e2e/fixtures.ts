@@ -35,7 +35,7 @@ export async function waitForHydration(locator: Locator): Promise<void> {
 /** Fills and submits the sign-in form at /login (or the page already shown); does not wait for the outcome. */
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   if (!new URL(page.url()).pathname.startsWith('/login')) await page.goto('/login');
-  const button = page.getByRole('button', { name: 'Sign in' });
+  const button = page.getByRole('button', { name: 'Sign in', exact: true });
   await waitForHydration(button);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
