@@ -140,7 +140,7 @@ test('an audit finds a wrong answer and a missing one, and the fixes reach the s
   await expect(page.getByTestId('audit-approved')).toContainText('Approved: 1 answer removed, 1 added, the query flagged.');
 
   // The query's revision history names the audit and each change.
-  await page.getByRole('link', { name: 'Open the query' }).click();
+  await page.getByRole('link', { name: 'Open the query', exact: true }).click();
   const revisions = page.getByTestId('query-revisions');
   await expect(revisions).toContainText(`audit campaign ${name}, item 1: removed answer ${wrong} (marked wrong by every annotator); added answer ${missing.externalId}; flagged ambiguous (the category could be read two ways)`);
 

@@ -10,6 +10,8 @@ import { campaignPage } from './api';
 import { queryCampaignErrors } from './campaign-form';
 
 const INPUT = 'rounded border border-slate-300 px-2 py-1';
+// Controls take the column's width: a select is as wide as its longest option, and set names can be long.
+const WIDE = `${INPUT} w-full`;
 const PROBLEMS_SHOWN = 20;
 
 export interface AuditableSet {
@@ -65,20 +67,20 @@ export function AuditCampaignForm({ slug, sets, initialSet }: { slug: string; se
   const problems = error instanceof ApiError ? error.problems : [];
   return (
     <form onSubmit={onSubmit} noValidate aria-label="New audit" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 text-sm">
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Field id="af-set" label="Query set" error={errors.set}>
-          <select id="af-set" value={chosen} onChange={(e) => { setChosen(e.target.value); setRelease(''); }} className={INPUT}>
+          <select id="af-set" value={chosen} onChange={(e) => { setChosen(e.target.value); setRelease(''); }} className={WIDE}>
             {sets.map((s) => <option key={s.name} value={s.name}>{s.name} ({s.queries.toLocaleString('en')} queries)</option>)}
           </select>
         </Field>
         <Field id="af-release" label="Audit" help="Fixes always go to the live set, as new revisions of its queries.">
-          <select id="af-release" value={release} onChange={(e) => setRelease(e.target.value)} aria-describedby="af-release-help" className={INPUT}>
+          <select id="af-release" value={release} onChange={(e) => setRelease(e.target.value)} aria-describedby="af-release-help" className={WIDE}>
             <option value="">the live set</option>
             {set?.releases.map((n) => <option key={n} value={n}>release {n}</option>)}
           </select>
         </Field>
         <Field id="af-name" label="Campaign name" error={errors.name}>
-          <input id="af-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} className={INPUT} />
+          <input id="af-name" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} className={WIDE} />
         </Field>
         <Field id="af-k" label="Annotators per query" help="1 to 20; with two or more, reviewers compare them." error={errors.annotatorsPerSeed}>
           <input id="af-k" type="number" min={1} max={20} value={perQuery} onChange={(e) => setPerQuery(e.target.value)} aria-invalid={!!errors.annotatorsPerSeed}
