@@ -19,8 +19,8 @@ const components: Components = {
   th: ({ style, ...p }) => <th scope="col" className={`py-1 pr-3 ${style?.textAlign === 'right' ? 'text-right' : ''}`} {...strip(p)} />,
   td: ({ style, ...p }) => <td className={`py-1 pr-3 ${style?.textAlign === 'right' ? 'text-right tabular-nums' : ''}`} {...strip(p)} />,
   code: (p) => <code className="rounded bg-slate-100 px-1 text-xs" {...strip(p)} />,
-  // Code blocks (a dataset card's BibTeX) wrap, long hashes and addresses anywhere, rather than widen a phone's page.
-  pre: (p) => <pre className="whitespace-pre-wrap rounded bg-slate-100 p-2 [overflow-wrap:anywhere]" {...strip(p)} />,
+  // Code blocks (a dataset card's BibTeX) wrap rather than widen a phone's page.
+  pre: (p) => <pre className="whitespace-pre-wrap rounded bg-slate-100 p-2" {...strip(p)} />,
   a: (p) => <a className="text-blue-700 underline" rel="noreferrer" {...strip(p)} />,
 };
 
@@ -31,7 +31,8 @@ function strip<T extends { node?: unknown }>({ node: _node, ...rest }: T): Omit<
 
 export function MarkdownText({ text }: { text: string }) {
   return (
-    <div className="space-y-3 text-sm">
+    // Long hashes, file names and addresses (a dataset card has all three) break anywhere instead of widening the page.
+    <div className="space-y-3 text-sm [overflow-wrap:anywhere]">
       <Markdown remarkPlugins={[remarkGfm]} components={components}>{text}</Markdown>
     </div>
   );
