@@ -54,9 +54,9 @@ export function AuditErrorRates({ campaignId }: { campaignId: number }) {
             <p className="text-slate-600">
               Fixes: {e.changes.answersRemoved} answers removed, {e.changes.answersAdded} added, {e.changes.flagged} queries flagged, {e.changes.removed} removed.
             </p>
-            <div className="grid gap-4 lg:grid-cols-2">
-              <div><h3 className="mb-1 font-medium">Per split</h3><RateChart title="per split" rates={e.bySplit} testId="audit-errors-split" /></div>
-              <div><h3 className="mb-1 font-medium">Per origin</h3><RateChart title="per origin" rates={e.byOrigin} testId="audit-errors-origin" /></div>
+            <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+              <div className="min-w-0"><h3 className="mb-1 font-medium">Per split</h3><RateChart title="per split" rates={e.bySplit} testId="audit-errors-split" /></div>
+              <div className="min-w-0"><h3 className="mb-1 font-medium">Per origin</h3><RateChart title="per origin" rates={e.byOrigin} testId="audit-errors-origin" /></div>
             </div>
           </>
         )}
