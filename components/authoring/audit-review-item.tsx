@@ -14,13 +14,8 @@ import { assignmentApi, auditReviewPage, campaignApi, entityPage } from './api';
 import { verdictText } from './audit-answers';
 import { FLAG_WORDS } from './audit-flags';
 import { auditQueueKey } from './audit-review-queue';
-import { evidenceInWords, type NameOf } from './entity-decisions';
+import { DecisionChoice, evidenceInWords, type EntityDecision, type NameOf } from './entity-decisions';
 import { SendBack } from './review-seed';
-
-interface Decision {
-  accept: boolean | null;
-  reason: string;
-}
 
 /** A row of the decisions table: a current answer (keep or remove) or one an annotator added (add or leave out). */
 interface Row {
@@ -35,7 +30,7 @@ interface Row {
 const BUTTON = 'rounded bg-blue-600 px-3 py-1.5 font-medium text-white hover:bg-blue-700 disabled:opacity-60';
 
 /** Unanimous verdicts decide by default: a current answer all found wrong starts removed, one all added starts added. */
-function defaultDecision(row: Row, annotators: number): Decision {
+function defaultDecision(row: Row, annotators: number): EntityDecision {
   const wrong = row.verdicts.filter((v) => v.label === 'not_relevant').length;
   const right = row.verdicts.filter((v) => v.label === 'relevant').length;
   if (row.current) {
@@ -122,7 +117,7 @@ function Approval({ review: r, slug, userId, nameOf, onApproved }: { review: Aud
     ...r.answers.map((a) => ({ entityId: a.entityId!, externalId: a.id, name: a.name ?? a.id, type: a.type ?? '', current: true, verdicts: a.verdicts })),
     ...r.added.map((a) => ({ ...a, current: false })),
   ];
-  const [decisions, setDecisions] = useState<Record<number, Decision>>({});
+  const [decisions, setDecisions] = useState<Record<number, EntityDecision>>({});
   const flagged = [...new Set(r.work.flatMap((w) => w.flags))];
   const [action, setAction] = useState<'keep' | 'flag' | 'remove'>(flagged.length ? 'flag' : 'keep');
   const [flags, setFlags] = useState<AuditFlag[]>(flagged);
@@ -166,7 +161,7 @@ function Approval({ review: r, slug, userId, nameOf, onApproved }: { review: Aud
             <tbody>
               {rows.map((row) => {
                 const d = decisionOf(row);
-                const set = (next: Decision) => setDecisions((all) => ({ ...all, [row.entityId]: next }));
+                const set = (next: EntityDecision) => setDecisions((all) => ({ ...all, [row.entityId]: next }));
                 return (
                   <tr key={row.entityId} className="border-t border-slate-100 align-top" data-testid={`audit-decision-${row.externalId}`}>
                     <th scope="row" className="py-1 pr-3 text-left font-normal">
@@ -175,21 +170,9 @@ function Approval({ review: r, slug, userId, nameOf, onApproved }: { review: Aud
                     </th>
                     {r.work.map((w) => <td key={w.assignmentId} className="pr-3"><VerdictCell verdict={row.verdicts.find((v) => v.annotatorId === w.annotatorId)} nameOf={nameOf} /></td>)}
                     <td>
-                      <fieldset className="flex flex-wrap items-center gap-3">
-                        <legend className="sr-only">Decision on {row.name}</legend>
-                        <label className="flex items-center gap-1">
-                          <input type="radio" name={`d-${row.entityId}`} checked={d.accept === true} onChange={() => set({ ...d, accept: true })} />{row.current ? 'Keep' : 'Add'}
-                        </label>
-                        <label className="flex items-center gap-1">
-                          <input type="radio" name={`d-${row.entityId}`} checked={d.accept === false} onChange={() => set({ ...d, accept: false })} />{row.current ? 'Remove' : 'Leave out'}
-                        </label>
-                        {d.accept === null && <span className="text-xs text-amber-700">undecided</span>}
-                        {d.accept === false && (
-                          <input aria-label={`Reason for ${row.current ? 'removing' : 'leaving out'} ${row.name}`} value={d.reason} maxLength={1000}
-                            onChange={(e) => set({ ...d, reason: e.target.value })} aria-invalid={!d.reason.trim()}
-                            className="min-w-48 flex-1 rounded border border-slate-300 px-2 py-1" />
-                        )}
-                      </fieldset>
+                      <DecisionChoice name={`d-${row.entityId}`} subject={row.name} decision={d} onChange={set}
+                        acceptLabel={row.current ? 'Keep' : 'Add'} rejectLabel={row.current ? 'Remove' : 'Leave out'}
+                        reasonLabel={`Reason for ${row.current ? 'removing' : 'leaving out'} ${row.name}`} />
                     </td>
                   </tr>
                 );

@@ -82,21 +82,8 @@ export function EntityDecisions({ slug, entities, work, decisions, onChange, nam
                     : <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800">some ({e.chosenBy.length} of {work.length})</span>}
                 </td>
                 <td>
-                  <fieldset className="flex flex-wrap items-center gap-3">
-                    <legend className="sr-only">Decision on {e.name}</legend>
-                    <label className="flex items-center gap-1">
-                      <input type="radio" name={name} checked={d.accept === true} onChange={() => onChange(e.entityId, { ...d, accept: true })} />Accept
-                    </label>
-                    <label className="flex items-center gap-1">
-                      <input type="radio" name={name} checked={d.accept === false} onChange={() => onChange(e.entityId, { ...d, accept: false })} />Reject
-                    </label>
-                    {d.accept === null && <span className="text-xs text-amber-700">undecided</span>}
-                    {d.accept === false && (
-                      <input aria-label={`Reason for rejecting ${e.name}`} placeholder="Why it is not an answer" value={d.reason} maxLength={1000}
-                        onChange={(ev) => onChange(e.entityId, { ...d, reason: ev.target.value })}
-                        aria-invalid={!d.reason.trim()} className="min-w-56 flex-1 rounded border border-slate-300 px-2 py-1" />
-                    )}
-                  </fieldset>
+                  <DecisionChoice name={name} subject={e.name} decision={d} onChange={(next) => onChange(e.entityId, next)}
+                    acceptLabel="Accept" rejectLabel="Reject" reasonLabel={`Reason for rejecting ${e.name}`} reasonPlaceholder="Why it is not an answer" />
                 </td>
               </tr>
             );
@@ -104,5 +91,29 @@ export function EntityDecisions({ slug, entities, work, decisions, onChange, nam
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A reviewer's accept-or-reject of one entity; a rejection needs a reason, asked for beside the choice. */
+export function DecisionChoice({ name, subject, decision: d, onChange, acceptLabel, rejectLabel, reasonLabel, reasonPlaceholder }: {
+  name: string; subject: string; decision: EntityDecision; onChange: (next: EntityDecision) => void;
+  acceptLabel: string; rejectLabel: string; reasonLabel: string; reasonPlaceholder?: string;
+}) {
+  return (
+    <fieldset className="flex flex-wrap items-center gap-3">
+      <legend className="sr-only">Decision on {subject}</legend>
+      <label className="flex items-center gap-1">
+        <input type="radio" name={name} checked={d.accept === true} onChange={() => onChange({ ...d, accept: true })} />{acceptLabel}
+      </label>
+      <label className="flex items-center gap-1">
+        <input type="radio" name={name} checked={d.accept === false} onChange={() => onChange({ ...d, accept: false })} />{rejectLabel}
+      </label>
+      {d.accept === null && <span className="text-xs text-amber-700">undecided</span>}
+      {d.accept === false && (
+        <input aria-label={reasonLabel} placeholder={reasonPlaceholder} value={d.reason} maxLength={1000}
+          onChange={(ev) => onChange({ ...d, reason: ev.target.value })}
+          aria-invalid={!d.reason.trim()} className="min-w-48 flex-1 rounded border border-slate-300 px-2 py-1" />
+      )}
+    </fieldset>
   );
 }
