@@ -1,13 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimNext } from '../../lib/authoring/assignments';
+import { createCampaign } from '../../lib/authoring/campaigns';
+import { judge, saveDraft, type JudgmentLabel } from '../../lib/authoring/drafts';
+import { approveQuery } from '../../lib/authoring/review';
+import { submitAssignment } from '../../lib/authoring/submit';
+import { Role } from '../../lib/auth/roles';
+import { createUser } from '../../lib/auth/users';
+import { llmConfig } from '../../lib/llm/config';
+import { getPrompt } from '../../lib/llm/prompts';
 import { importQueries } from '../../lib/queries/import';
 import { cliQueryFiles, readQueryInput } from '../../lib/queries/input';
 import { releaseDownload } from '../../lib/queries/download';
 import { createRelease, getReleaseWithRecord } from '../../lib/queries/releases';
 import { getQuerySet, type QuerySetSummary } from '../../lib/queries/sets';
-import { openAppDatabase, pool } from '../support/app-database';
-import { importIbd } from '../support/primekg-ibd';
+import { createStudy } from '../../lib/studies/create';
+import { issueLinks, participantByToken } from '../../lib/studies/participants';
+import { giveConsent, saveRating, startParticipation } from '../../lib/studies/participate';
+import { runSynthesisJob, startSynthesisJob } from '../../lib/synthesis/jobs';
+import { jobSpecSchema } from '../../lib/synthesis/spec';
+import { db, openAppDatabase, pool } from '../support/app-database';
+import { startFakeChatServer } from '../support/fake-chat-server';
+import { plausibleReply } from '../support/plausible-llm';
+import { ibdIds, importIbd } from '../support/primekg-ibd';
 import { croissantProblems, folderFiles, frontMatter, hashProblems, hfCardProblems, parquetRows } from '../support/release-checks';
 import type { TestDatabase } from '../support/test-database';
 import { zipEntries } from '../support/zip-entries';
@@ -44,10 +60,10 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => testDb.drop());
 
-async function download(number: number): Promise<Map<string, Buffer>> {
-  const release = await getReleaseWithRecord(pool(), set.id, number);
-  const res = await releaseDownload(pool(), { set, kb, release, requestUrl: 'http://studio.test/api/x' }, `venue-set-v${number}`, ['jsonl', 'hf']);
-  return folderFiles(zipEntries(Buffer.from(await res.arrayBuffer())), `venue-set-v${number}/hf`);
+async function download(number: number, of: QuerySetSummary = set): Promise<Map<string, Buffer>> {
+  const release = await getReleaseWithRecord(pool(), of.id, number);
+  const res = await releaseDownload(pool(), { set: of, kb, release, requestUrl: 'http://studio.test/api/x' }, `${of.name}-v${number}`, ['jsonl', 'hf']);
+  return folderFiles(zipEntries(Buffer.from(await res.arrayBuffer())), `${of.name}-v${number}/hf`);
 }
 
 const rowsOf = (bytes: Buffer) => bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -122,5 +138,96 @@ describe('release downloads: the Hugging Face folder and its Croissant file', ()
     expect(hashProblems(doc, files)).toEqual([]);
     expect(doc.version).toBe('2.0.0');
     expect(files.get('README.md')!.toString('utf8')).toContain(doc['rai:dataCollectionMissingData']!);
+  });
+});
+
+describe('the Responsible-AI fields, from the campaigns, studies and synthesis jobs behind a release', () => {
+  const RAI_SET = 'rai-set';
+  /** The text under a heading of the dataset card, up to the next heading. */
+  const section = (readme: string, heading: string) => readme.split(`\n## ${heading}\n\n`)[1]!.split('\n\n## ')[0]!.trim();
+  let raiSet: QuerySetSummary;
+  let jobId: number;
+
+  beforeAll(async () => {
+    const [ann, bea, rev, curator] = await Promise.all(['ann', 'bea', 'rev', 'cur'].map((n, i) =>
+      createUser(db(), { email: `${n}@example.org`, name: n, password: 'a long password', role: i < 2 ? Role.ANNOTATOR : Role.CURATOR })));
+
+    // Three synthesized queries, written and filtered by a model.
+    const fake = await startFakeChatServer(({ messages }) => plausibleReply(messages));
+    try {
+      const llm = llmConfig({ SKB_LLM_BASE_URL: fake.baseUrl, SKB_LLM_MODEL: 'writer', SKB_LLM_FILTER_MODELS: 'judge-a,judge-b', SKB_LLM_CONCURRENCY: '2' });
+      const spec = jobSpecSchema.parse({ querySet: RAI_SET, templates: ['drug -[target]-> gene/protein'], count: 3, useLlm: true, maxAnswers: 100 });
+      jobId = await startSynthesisJob(pool(), kbId, spec, null, llm);
+      expect((await runSynthesisJob(pool(), jobId, { llm })).status).toBe('SUCCEEDED');
+    } finally {
+      await fake.close();
+    }
+
+    // A fourth query, written in a campaign where two annotators worked on the same seed, approved into the set.
+    const { idOf } = await ibdIds(pool(), kbId);
+    const { id: campaignId } = await createCampaign(pool(), kbId, {
+      name: 'rai-writers', guidelines: GUIDELINES, annotatorsPerSeed: 2, leaseMinutes: 60, leakPolicy: 'warn', querySet: RAI_SET, annotatorIds: [ann!.id, bea!.id], open: true,
+    }, { mode: 'list', text: '144\n', file: 'seeds.txt' }, null);
+    const work = async (user: number, text: string, labels: Record<string, JudgmentLabel>) => {
+      const a = (await claimNext(pool(), campaignId, user))!;
+      await saveDraft(pool(), a.id, user, { text, version: 0 });
+      for (const [entity, label] of Object.entries(labels)) await judge(pool(), a.id, user, { entityId: idOf.get(entity)!, label, version: 0 });
+      await submitAssignment(pool(), a.id, user, 1);
+      return a;
+    };
+    const first = await work(ann!.id, 'Which protein carries TGF-beta signals into the nucleus?', { 179: 'relevant', 192: 'relevant', 37784: 'not_relevant' });
+    await work(bea!.id, 'Which transcription factor mediates TGF-beta signalling?', { 179: 'not_relevant', 192: 'relevant', 37784: 'not_relevant' });
+    await approveQuery(pool(), first.id, rev!.id, { decisions: [{ entityId: idOf.get('192')!, accept: true }, { entityId: idOf.get('179')!, accept: false, reason: 'not in the pathway' }] });
+
+    // A study in which two participants rate all four queries on one yes / no dimension.
+    const study = await createStudy(pool(), kbId, {
+      name: 'rai-study', sources: [{ querySet: RAI_SET }], itemsPerParticipant: 4, participantsPerItem: 2, seed: 3, open: true,
+      dimensions: [{ kind: 'binary', key: 'natural', label: 'Natural', question: 'Would a person ask this?' }],
+    }, curator!.id);
+    expect(study.items).toBe(4);
+    const values = [[1, 1], [0, 0], [0, 0], [1, 0]];
+    for (const [p, token] of (await issueLinks(pool(), study.id, 2, curator!.id)).entries()) {
+      const me = await participantByToken(pool(), token);
+      await giveConsent(pool(), me);
+      const items = (await startParticipation(pool(), me)).items.map((i) => i.itemId).sort((x, y) => x - y);
+      expect(items).toHaveLength(4);
+      for (const [n, itemId] of items.entries()) await saveRating(pool(), me, { itemId, dimension: 'natural', value: values[n]![p]! });
+    }
+
+    raiSet = await getQuerySet(pool(), kbId, RAI_SET);
+    await createRelease(pool(), raiSet, kb, { name: 'with its records', userId: curator!.id, requestUrl: 'http://studio.test/api/x' });
+  }, 180_000);
+
+  it('counts the annotators and raters and gives their agreement, in croissant.json and the card alike', async () => {
+    const files = await download(1, raiSet);
+    const doc = JSON.parse(files.get('croissant.json')!.toString('utf8')) as Record<string, string>;
+    expect(croissantProblems(doc)).toEqual([]);
+    const readme = files.get('README.md')!.toString('utf8');
+
+    // The campaign: relevant sets {179, 192} and {192}, Jaccard 1/2. Its units (entities both judged):
+    // 179 (relevant, not relevant), 192 (relevant, relevant), 37784 (not relevant, not relevant), so
+    // n = 6 values, 3 of each; observed disagreement 2/6, expected 2 * 3 * 3 / (6 * 5) = 3/5; alpha = 1 - 5/9 = 0.44.
+    // The study: items (1, 1), (0, 0), (0, 0), (1, 0): n = 8 values, three 1s and five 0s; observed disagreement 2/8,
+    // expected 2 * 3 * 5 / (8 * 7) = 15/28; alpha = 1 - 7/15 = 0.53.
+    const analysis = doc['rai:dataAnnotationAnalysis']!;
+    expect(analysis).toContain("Campaign rai-writers: Krippendorff's alpha (nominal) 0.44 over 3 judged entities; mean pairwise Jaccard similarity of the annotators' answer sets 0.50 over 1 seed");
+    expect(analysis).toContain("Rating study rai-study: 2 participants gave 8 ratings; Krippendorff's alpha Natural 0.53 (4 items).");
+    expect(doc['rai:dataAnnotationProtocol']).toContain('Campaign rai-writers (authoring): 2 annotators handed in work, up to 2 per seed; 1 reviewer adjudicated it');
+    expect(doc['rai:dataCollection']).toContain('1 query was written in the authoring campaign rai-writers');
+    expect(section(readme, 'Agreement')).toBe(analysis);
+    expect(section(readme, 'Annotation protocol')).toBe(doc['rai:dataAnnotationProtocol']);
+  });
+
+  it('names the synthesis job\'s models and the versions of its prompts, in croissant.json and the card alike', async () => {
+    const files = await download(1, raiSet);
+    const doc = JSON.parse(files.get('croissant.json')!.toString('utf8')) as Record<string, string>;
+    const readme = files.get('README.md')!.toString('utf8');
+    const prompts = (['synthesis.compose', 'synthesis.filter', 'synthesis.properties'] as const).map((id) => `${id} v${getPrompt(id).version}`).join(', ');
+    const tools = doc['rai:machineAnnotationTools']!;
+    expect(tools).toBe(`Synthesis job ${jobId}: SKB Studio's STaRK pipeline with writer (properties, composition) and judge-a, judge-b (filter); prompts ${prompts}.`);
+    expect(section(readme, 'Machine annotation tools')).toBe(tools);
+    expect(readme).toContain(`| Prompts | ${prompts} |`);
+    expect(doc['rai:dataCollection']).toContain(`3 queries were synthesized by synthesis job ${jobId} with the language model writer`);
+    expect(section(readme, 'Data collection')).toContain(doc['rai:dataCollection']);
   });
 });
