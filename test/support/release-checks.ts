@@ -104,9 +104,14 @@ export function croissantProblems(doc: unknown): string[] {
   return problems;
 }
 
-/** Every FileObject's sha256 and size against the bytes of the file its contentUrl names. */
+/**
+ * Every FileObject's sha256 and size against the bytes of the file its contentUrl names, and every file of the
+ * folder listed in the distribution (but croissant.json itself, which describes the others).
+ */
 export function hashProblems(doc: Json, files: Map<string, Buffer>): string[] {
-  return many(doc.distribution).flatMap((f) => {
+  const listed = new Set(many(doc.distribution).map((f) => (f as Json).contentUrl));
+  const unlisted = [...files.keys()].filter((path) => path !== 'croissant.json' && !listed.has(path)).map((path) => `${path}: in the folder but not in the distribution`);
+  return [...many(doc.distribution).flatMap((f) => {
     const file = f as Json;
     const bytes = files.get(file.contentUrl as string);
     if (!bytes) return [`${String(file.contentUrl)}: listed but not in the folder`];
@@ -114,7 +119,7 @@ export function hashProblems(doc: Json, files: Map<string, Buffer>): string[] {
     if (crypto.createHash('sha256').update(bytes).digest('hex') !== file.sha256) problems.push(`${String(file.contentUrl)}: sha256 does not match the file`);
     if (file.contentSize !== undefined && file.contentSize !== `${bytes.length} B`) problems.push(`${String(file.contentUrl)}: contentSize is not the file's size`);
     return problems;
-  });
+  }), ...unlisted];
 }
 
 const SIZE_CATEGORIES = ['n<1K', '1K<n<10K', '10K<n<100K', '100K<n<1M', '1M<n<10M', '10M<n<100M', '100M<n<1B', '1B<n<10B', '10B<n<100B', '100B<n<1T', 'n>1T'];

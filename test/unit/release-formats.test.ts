@@ -1,8 +1,9 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hfSplitNames } from '../../lib/release/hf-data';
 import { sizeCategory } from '../../lib/release/hf-readme';
 import { knownLicence } from '../../lib/release/licence';
-import { croissantProblems, hfCardProblems } from '../support/release-checks';
+import { croissantProblems, hashProblems, hfCardProblems } from '../support/release-checks';
 
 describe('Hugging Face folder names and metadata', () => {
   it('names splits as the Hub requires, keeping distinct splits distinct', () => {
@@ -46,6 +47,20 @@ describe('the specification checks themselves', () => {
       'recordSet[0].field[0]: @id should start with its record set\'s @id and "/"',
       'recordSet[0].field[0].source: must reference a FileObject or FileSet of the distribution',
       'recordSet[0].field[0].source.extract: expected one of column, jsonPath, fileProperty',
+    ]);
+  });
+
+  it('checks each listed file\'s hash and size, and that every file of the folder but croissant.json is listed', () => {
+    const folder = { 'README.md': '# x\n', 'data/train.jsonl': '{}\n', 'data/train.parquet': 'PAR1', 'data/extra.jsonl': '{}\n', 'croissant.json': '{}' };
+    const files = new Map(Object.entries(folder).map(([path, text]) => [path, Buffer.from(text)]));
+    const listed = (path: string) => ({ ...file, '@id': path, contentUrl: path, contentSize: `${files.get(path)!.length} B`, sha256: crypto.createHash('sha256').update(files.get(path)!).digest('hex') });
+    const all = ['README.md', 'data/train.jsonl', 'data/train.parquet', 'data/extra.jsonl'].map(listed);
+    expect(hashProblems({ distribution: all }, files)).toEqual([]);
+    expect(hashProblems({ distribution: all.filter((f) => f.contentUrl !== 'data/extra.jsonl') }, files)).toEqual(['data/extra.jsonl: in the folder but not in the distribution']);
+    expect(hashProblems({ distribution: [{ ...all[0]!, sha256: 'b'.repeat(64), contentSize: '1 B' }, ...all.slice(1), { ...file, '@id': 'gone', contentUrl: 'data/gone.jsonl' }] }, files)).toEqual([
+      'README.md: sha256 does not match the file',
+      'README.md: contentSize is not the file\'s size',
+      'data/gone.jsonl: listed but not in the folder',
     ]);
   });
 
