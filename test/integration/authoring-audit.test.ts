@@ -52,6 +52,17 @@ async function createThroughRoute(user: SessionUser, set: string, body: unknown)
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The annotator's audit screen as the route serves it: GET reads the item, PUT saves the flags. */
+async function auditThroughRoute(user: SessionUser, assignmentId: number, method: 'GET' | 'PUT', body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  session.user = user;
+  const route = (await import('../../app/api/assignments/[id]/audit/route')) as unknown as Record<'GET' | 'PUT', Handler>;
+  const req = new Request(`http://localhost/api/assignments/${assignmentId}/audit`, {
+    method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const res = await route[method](req, { params: Promise.resolve({ id: String(assignmentId) }) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 const failure = async (p: Promise<unknown>) => (await p.catch((e: unknown) => e)) as AppError;
 const campaignRows = async () => (await pool().query('SELECT name FROM campaign ORDER BY id')).rows.map((r: { name: string }) => r.name);
 
@@ -242,6 +253,40 @@ describe('an audit campaign over an existing query set', () => {
     const stats = await campaignStats(pool(), campaignId);
     expect(stats.totals).toMatchObject({ assigned: 4, approved: 4 });
     expect(stats.agreement).toMatchObject({ seedsCompared: 1, pairs: 1 });
+  });
+
+  it('carries a query flagged as leaking its answer from the annotator\'s screen to the set\'s revision and the error rate', async () => {
+    const res = await createThroughRoute(users.curator, 'prime-audit', { name: 'audit-leaks', annotators: ['annotator@example.org'] });
+    expect(res.status).toBe(201);
+    const leaks = res.body.id as number;
+    const a = (await claimNext(pool(), leaks, users.annotator.id))!;
+    const ws = await auditWorkspace(pool(), a.id, users.annotator.id);
+    expect(ws.item.externalId).toBe('10');
+    const saved = await auditThroughRoute(users.annotator, a.id, 'PUT', { flags: ['leaks_answer'], note: 'the text names the drug it asks for', version: 0 });
+    expect(saved).toEqual({ status: 200, body: { version: 1 } });
+    const unknown = await auditThroughRoute(users.annotator, a.id, 'PUT', { flags: ['leaks'], note: 'x', version: 1 });
+    expect(unknown.status).toBe(400);
+    expect((await auditThroughRoute(users.annotator, a.id, 'GET')).body.flags).toEqual({ flags: ['leaks_answer'], note: 'the text names the drug it asks for', version: 1 });
+    for (const answer of ws.item.answers) await judge(pool(), a.id, users.annotator.id, { entityId: answer.entityId!, label: 'relevant', version: 0 });
+    expect(await submitAudit(pool(), a.id, users.annotator.id)).toMatchObject({ correct: ws.item.answers.length, wrong: 0, added: 0, flags: ['leaks_answer'] });
+
+    const review = await auditItemReview(pool(), leaks, 1);
+    expect(review.work.map((w) => [w.annotatorId, w.flags, w.note])).toEqual([[users.annotator.id, ['leaks_answer'], 'the text names the drug it asks for']]);
+    const outcome = await approveAudit(pool(), a.id, users.reviewer.id, {
+      decisions: ws.item.answers.map((answer) => ({ entityId: answer.entityId!, accept: true })),
+      query: { action: 'flag', flags: ['leaks_answer'], note: 'names the drug' },
+    });
+    expect(outcome).toMatchObject({ action: 'flag', error: true, flags: ['leaks_answer'], removedAnswers: [], addedAnswers: [] });
+    const set = await getQuerySet(pool(), kbId, 'prime-audit');
+    const q = await getQuery(pool(), kbId, set.id, '10');
+    expect(q.revisions[0]!.reason).toBe('audit campaign audit-leaks, item 1: flagged leaks answer (names the drug)');
+    expect(q.metadata.audits).toEqual([
+      expect.objectContaining({ campaign: 'audit-prime', flags: ['ambiguous'] }),
+      expect.objectContaining({ campaign: 'audit-leaks', item: 1, flags: ['leaks_answer'], note: 'names the drug' }),
+    ]);
+    const errors = await auditErrors(pool(), leaks);
+    expect(errors).toMatchObject({ audited: 1, changes: { answersRemoved: 0, answersAdded: 0, flagged: 1, removed: 0 } });
+    expect(errors.total).toMatchObject({ audited: 1, errors: 1 });
   });
 
   it('audits a release, refusing one whose queries have left the set', async () => {
