@@ -176,12 +176,27 @@ describe('crowdsourcing links', () => {
     const done = await participation(pool(), await participantByToken(pool(), (await join(link, prolific('-A1'))).token!));
     expect(done.crowd!.outcome).toEqual({ kind: 'completed', reason: 'finished', code: 'C0MPLETE', url: PROLIFIC.completed.url, platform: 'Prolific' });
 
+    // The times, set on the stored rows: the participant started ten minutes ago and answered each item's dimensions
+    // three seconds apart, its last one 40 s after starting, then 25 s and 12.5 s after the item before.
+    const seconds = [40, 25, 12.5];
+    const started = Math.floor(Date.now() / 1000) * 1000 - 600_000;
+    const answered = seconds.map((_, i) => started + 1000 * seconds.slice(0, i + 1).reduce((a, b) => a + b, 0));
+    await pool().query('UPDATE study_participant SET started_at = $2 WHERE id = $1', [me.id, new Date(started)]);
+    for (const [i, item] of view.items.entries()) {
+      await pool().query(
+        `UPDATE rating SET created_at = $3::timestamptz - make_interval(secs => CASE dimension WHEN 'naturalness' THEN 6 WHEN 'diversity' THEN 3 ELSE 0 END)
+          WHERE participant_id = $1 AND item_id = $2`, [me.id, item.itemId, new Date(answered[i]!)]);
+    }
+
     const rows = await participantItems(pool(), id);
     expect(rows).toHaveLength(view.items.length);
     expect(rows.map((r) => [r.participant_kind, r.external_id, r.outcome, r.outcome_code, r.attention_misses])).toEqual(
       view.items.map(() => ['crowd', '-A1', 'completed', 'C0MPLETE', 0]));
     expect(rows.map((r) => r.position)).toEqual(view.items.map((_, i) => i));
-    for (const r of rows) expect(r.item_seconds).toBeGreaterThanOrEqual(0);
+    expect(rows.map((r) => r.item)).toEqual(view.items.map((i) => i.itemId));
+    // An item is answered when its last dimension is: the first counts from starting, each other from the one before.
+    expect(rows.map((r) => r.answered_at)).toEqual(answered.map((t) => new Date(t).toISOString()));
+    expect(rows.map((r) => r.item_seconds)).toEqual(seconds);
     const csv = participantsCsv(rows).split('\n');
     expect(csv[0]).toBe('participant,participant_kind,external_id,external_params,started_at,finished_at,outcome,outcome_code,attention_misses,item,position,source,query_id,attention_check,answered_at,item_seconds');
     // Text from the link cannot run as a formula in a spreadsheet.
