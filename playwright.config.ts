@@ -23,6 +23,9 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     browserName: 'chromium',
+    // Dates are written in the reader's locale and time zone: the tests read them as a British reader in UTC.
+    locale: 'en-GB',
+    timezoneId: 'UTC',
     launchOptions: {
       executablePath: process.env.SKB_CHROMIUM ?? '/usr/bin/chromium',
       args: [

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import type { ImportJob } from '@/lib/ingest/import-jobs-view';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { ImportStatusBadge } from './import-status-badge';
-import { formatDateTime } from '@/lib/format/date';
+import { When } from '@/components/when';
 
 /** The latest imports the user may see; refreshed while one of them runs. */
 export function ImportJobList() {
@@ -33,7 +33,7 @@ export function ImportJobList() {
                   <td>{j.slug}</td>
                   <td>{j.format}</td>
                   <td><ImportStatusBadge status={j.status} /></td>
-                  <td className="text-slate-500">{formatDateTime(j.startedAt)}</td>
+                  <td className="text-slate-500"><When at={j.startedAt} /></td>
                   <td className="text-slate-500">{j.createdBy ?? '—'}</td>
                 </tr>
               ))}

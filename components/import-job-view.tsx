@@ -8,8 +8,8 @@ import type { ImportPhase } from '@/lib/ingest/jobs';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { ImportErrorTable } from './import-error-table';
 import { ImportStatusBadge } from './import-status-badge';
-import { formatDateTime } from '@/lib/format/date';
 import { plural } from '@/lib/format/plural';
+import { When } from '@/components/when';
 
 const PHASES: Record<ImportPhase, string> = {
   starting: 'Starting',
@@ -88,7 +88,7 @@ export function ImportJobView({ initial }: { initial: ImportJobDetail }) {
           <Stat label="Errors" testId="import-errors">{fmt(job.errorCount)}</Stat>
         </dl>
         <p className="mt-3 text-xs text-slate-500">
-          {job.format}: {job.files.join(', ')} · started {formatDateTime(job.startedAt)}{job.createdBy && ` by ${job.createdBy}`}
+          {job.format}: {job.files.join(', ')} · started <When at={job.startedAt} />{job.createdBy && ` by ${job.createdBy}`}
         </p>
       </div>
       {job.status === 'SUCCEEDED' && job.summary && <Summary summary={job.summary} slug={job.kbSlug ?? job.slug} />}

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { ROLES, type Role } from '@/lib/auth/roles';
 import type { PublicUser } from '@/lib/auth/users';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { formatDay } from '@/lib/format/date';
+import { When } from '@/components/when';
 
 type UserRow = Omit<PublicUser, 'createdAt'> & { createdAt: string };
 
@@ -49,7 +49,7 @@ export function UserAdmin({ currentUserId }: { currentUserId: number }) {
                     {ROLES.map((r) => <option key={r} value={r}>{r.toLowerCase()}</option>)}
                   </select>
                 </td>
-                <td className="px-3 py-2 text-slate-500">{formatDay(u.createdAt)}</td>
+                <td className="px-3 py-2 text-slate-500"><When at={u.createdAt} day /></td>
                 <td className="px-3 py-2"><AccountActions user={u} pending={change.isPending} run={change.mutate} /></td>
               </tr>
             ))}

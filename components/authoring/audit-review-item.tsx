@@ -9,13 +9,13 @@ import type { AuditItemReview, AuditOutcome, Verdict } from '@/lib/authoring/aud
 import { plural } from '@/lib/format/plural';
 import { Panel } from '../panel';
 import { queryPage, requestJson, setPage } from '../queries/api';
-import { fmtDate } from '../queries/format';
 import { assignmentApi, auditReviewPage, campaignApi, entityPage } from './api';
 import { verdictText } from './audit-answers';
 import { FLAG_WORDS } from './audit-flags';
 import { auditQueueKey } from './audit-review-queue';
 import { DecisionChoice, evidenceInWords, type EntityDecision, type NameOf } from './entity-decisions';
 import { SendBack } from './review-seed';
+import { When } from '@/components/when';
 
 /** A row of the decisions table: a current answer (keep or remove) or one an annotator added (add or leave out). */
 interface Row {
@@ -94,7 +94,7 @@ export function AuditReviewItem({ slug, campaignId, item, userId }: { slug: stri
             {r.work.map((w) => (
               <article key={w.assignmentId} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4" aria-label={`Audit of ${w.annotator}`}>
                 <h2 className="font-medium">{w.annotator}{w.annotatorId === userId && <span className="ml-1 text-xs text-slate-500">(you)</span>}</h2>
-                <p className="text-xs text-slate-500">submitted {fmtDate(w.submittedAt)}</p>
+                <p className="text-xs text-slate-500">submitted <When at={w.submittedAt} /></p>
                 <p>{w.flags.length ? <>Flagged: <strong>{w.flags.map((f) => FLAG_WORDS[f]).join(', ')}</strong></> : 'No flag on the text.'}</p>
                 {w.note && <blockquote className="rounded bg-slate-50 px-2 py-1">{w.note}</blockquote>}
                 <SendBack work={w} reviewKey={key} campaignId={campaignId} />

@@ -8,7 +8,6 @@ import type { CampaignDetail, OwnAssignment } from '@/lib/authoring/campaign-det
 import type { ReviewQueueItem } from '@/lib/authoring/review';
 import { requestJson, setPage } from '../queries/api';
 import { plural } from '@/lib/format/plural';
-import { fmtDate } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { CloseWithConfirm } from '../close-confirm';
 import { auditReviewPage, auditWorkPage, campaignApi, reviewPage, workPage } from './api';
@@ -16,6 +15,7 @@ import { AuditErrorRates } from './audit-error-rates';
 import { useAuditQueue } from './audit-review-queue';
 import { CampaignDashboard } from './campaign-dashboard';
 import { StatusBadge } from './status-badge';
+import { When } from '@/components/when';
 
 export interface CampaignView {
   campaign: CampaignDetail;
@@ -84,7 +84,7 @@ function Facts({ campaign: c }: { campaign: CampaignDetail }) {
           </span>·
         </>
       )}
-      <span>created {fmtDate(c.createdAt)}</span>
+      <span>created <When at={c.createdAt} /></span>
     </p>
   );
 }
@@ -177,7 +177,7 @@ function MyAssignments({ campaign: c, mine }: { campaign: CampaignDetail; mine: 
               <td className="py-1 pr-3">{a.name} <span className="text-xs text-slate-500">{a.type} · {a.externalId}</span></td>
               <td className="pr-3"><StatusBadge status={a.status} /></td>
               <td className="pr-3">{a.reviewNote ?? ''}</td>
-              <td className="pr-3 text-slate-600">{a.submittedAt ? fmtDate(a.submittedAt) : ''}</td>
+              <td className="pr-3 text-slate-600">{a.submittedAt ? <When at={a.submittedAt} /> : ''}</td>
               <td>
                 <Link href={assignmentPage(c, a.assignmentId)} className="text-blue-700 hover:underline">{editable ? 'Continue' : 'View'}</Link>
               </td>

@@ -7,9 +7,9 @@ import { requirementInWords } from '@/lib/authoring/metapath-words';
 import type { SeedReview, SubmittedWork } from '@/lib/authoring/review';
 import { Panel } from '../panel';
 import { queryPage, requestJson, setPage } from '../queries/api';
-import { fmtDate } from '../queries/format';
 import { assignmentApi, campaignApi, entityPage, reviewPage } from './api';
 import { defaultDecision, EntityDecisions, type EntityDecision, type NameOf } from './entity-decisions';
+import { When } from '@/components/when';
 
 interface Props {
   slug: string;
@@ -86,7 +86,7 @@ function WorkColumn({ work: w, seedId, seedIsAnswer, nameOf, own, reviewKey, cam
     <article className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid={`work-${w.assignmentId}`} aria-label={`Work of ${w.annotator}`}>
       <header>
         <h2 className="font-medium">{w.annotator}{own && <span className="ml-1 text-xs text-slate-500">(you)</span>}</h2>
-        <p className="text-xs text-slate-500">submitted {fmtDate(w.submittedAt)}</p>
+        <p className="text-xs text-slate-500">submitted <When at={w.submittedAt} /></p>
       </header>
       <blockquote className="rounded bg-slate-50 px-3 py-2 text-base" data-testid="work-text">{w.text}</blockquote>
       <div>

@@ -2,7 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BaselineDifficulty, SolvedShare } from '@/lib/queries/difficulty-stats';
-import { fmtCount, fmtDate, fmtPercent, splitLabel } from './format';
+import { fmtCount, fmtPercent, splitLabel } from './format';
+import { When } from '@/components/when';
 
 type Group = SolvedShare & { key: string; label: string };
 
@@ -31,7 +32,7 @@ export function DifficultyStats({ baselines }: { baselines: BaselineDifficulty[]
         const testId = `difficulty-${b.run.id}`;
         return (
           <figure key={b.run.id} className="space-y-2">
-            <figcaption className="text-slate-600">{b.run.name} <span className="text-xs text-slate-500">(run of {fmtDate(b.run.createdAt)})</span></figcaption>
+            <figcaption className="text-slate-600">{b.run.name} <span className="text-xs text-slate-500">(run of <When at={b.run.createdAt} />)</span></figcaption>
             <div className="h-64 w-full" role="img" aria-label={`${b.run.name}: share of queries solved at Hit@1 and Hit@5, by split and origin`}
               aria-describedby={`${testId}-table`} data-testid={`${testId}-chart`}>
               <ResponsiveContainer width="100%" height="100%">

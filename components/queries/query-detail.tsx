@@ -6,7 +6,8 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { QueryChange, QueryDetail, QueryEntity } from '@/lib/queries/edit';
 import { ApiError, requestJson, setApi } from './api';
 import { Field } from './field';
-import { fmtDate, splitLabel } from './format';
+import { splitLabel } from './format';
+import { When } from '@/components/when';
 
 interface Props {
   slug: string;
@@ -68,7 +69,7 @@ export function QueryDetailView({ slug, name, initial, canEdit, children }: Prop
               {query.revisions.map((r) => (
                 <tr key={r.version} className="border-t border-slate-100 align-top">
                   <td className="py-1 pr-3 text-right tabular-nums">{r.version}</td>
-                  <td className="whitespace-nowrap pr-3 text-xs text-slate-600">{fmtDate(r.changedAt)}</td>
+                  <td className="whitespace-nowrap pr-3 text-xs text-slate-600"><When at={r.changedAt} /></td>
                   <td className="pr-3">{r.changedBy ?? '—'}</td>
                   <td className="pr-3">{r.reason}</td>
                   <td className="pr-3">{r.text}</td>

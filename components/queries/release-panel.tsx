@@ -7,8 +7,9 @@ import { useState, type FormEvent } from 'react';
 import type { ReleaseDetail, ReleaseDiff, ReleaseSummary } from '@/lib/queries/releases';
 import { requestJson, queryPage, releasePage, setApi } from './api';
 import { Field } from './field';
-import { fmtCount, fmtDate } from './format';
+import { fmtCount } from './format';
 import { intParam } from './use-url-params';
+import { When } from '@/components/when';
 
 interface Props {
   slug: string;
@@ -46,7 +47,7 @@ export function ReleasePanel({ slug, name, canManage, params, setParams }: Props
                   <tr key={r.number} className="border-t border-slate-100">
                     <td className="py-1"><Link href={releasePage(slug, name, r.number)} className="text-blue-700 hover:underline">Release {r.number}</Link></td>
                     <td>{r.name}</td>
-                    <td className="text-slate-600">{fmtDate(r.createdAt)}{r.createdBy && ` by ${r.createdBy}`}</td>
+                    <td className="text-slate-600"><When at={r.createdAt} />{r.createdBy && ` by ${r.createdBy}`}</td>
                     <td className="text-right tabular-nums">{fmtCount(r.queryCount)}</td>
                     <td className="pl-4 font-mono text-xs" title={r.contentHash}>{r.contentHash.slice(0, 12)}</td>
                   </tr>

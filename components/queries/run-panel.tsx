@@ -9,11 +9,12 @@ import type { ReleaseSummary } from '@/lib/queries/releases';
 import type { RunFormat } from '@/lib/queries/run-files';
 import type { RunSummary } from '@/lib/queries/runs';
 import { ApiError, requestJson, runPage, setApi, type LineProblem } from './api';
-import { fmtCount, fmtDate, fmtScore } from './format';
+import { fmtCount, fmtScore } from './format';
 import { EmbeddingsSummary, useSetEmbeddings } from './embeddings-summary';
 import { Field } from './field';
 import { ProblemTable } from './problem-table';
 import { RunCompare } from './run-compare';
+import { When } from '@/components/when';
 
 interface Props {
   slug: string;
@@ -155,7 +156,7 @@ function RunTable({ slug, name, runs }: { slug: string; name: string; runs: RunS
               <tr key={r.id} className="border-t border-slate-100" data-testid={`run-${r.id}`}>
                 <td className="py-1 pr-3">
                   <Link href={runPage(slug, name, r.id)} className="text-blue-700 hover:underline">{r.name}</Link>
-                  <span className="block text-xs text-slate-500">{fmtDate(r.createdAt)}</span>
+                  <span className="block text-xs text-slate-500"><When at={r.createdAt} /></span>
                 </td>
                 <td className="pr-3 text-slate-600">{r.release ? `release ${r.release}` : 'current queries'}</td>
                 <td className="pr-3"><RunStatus run={r} /></td>

@@ -6,12 +6,13 @@ import { METRICS, METRIC_LABELS, type Metric, type MetricMeans } from '@/lib/que
 import type { GroupMeans } from '@/lib/queries/run-groups';
 import type { RunGrouping, RunQueryRow, RunSummary } from '@/lib/queries/runs';
 import { requestJson, queryPage, setApi } from './api';
-import { fmtCount, fmtDate, fmtScore, splitLabel } from './format';
+import { fmtCount, fmtScore, splitLabel } from './format';
 import { Field } from './field';
 import { GroupBySelect, groupByParam, groupingLabel, groupsWorthShowing } from './group-by';
 import { Pager } from './pager';
 import { RunStatus } from './run-panel';
 import { intParam, useUrlParams } from './use-url-params';
+import { When } from '@/components/when';
 
 const PAGE_SIZE = 50;
 
@@ -35,7 +36,7 @@ export function RunView({ slug, name, initial }: { slug: string; name: string; i
           <RunStatus run={run} />
           <span>{run.baseline ? 'Built-in baseline' : `${run.format} file ${run.fileName ?? ''}`}</span>
           <span>· scored on {run.release ? `release ${run.release}` : 'the current queries'}</span>
-          <span>· {fmtDate(run.createdAt)}{run.createdBy && ` by ${run.createdBy}`}</span>
+          <span>· <When at={run.createdAt} />{run.createdBy && ` by ${run.createdBy}`}</span>
         </div>
         {run.status === 'FAILED' && <p role="alert" className="mt-2 text-red-700">The run failed: {run.message}</p>}
         {run.summary && <MeansTable url={url} overall={run.summary.overall} bySplit={run.summary.bySplit} />}

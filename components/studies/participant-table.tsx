@@ -2,7 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { ParticipantSummary } from '@/lib/studies/admin';
-import { consentText, finishedText } from '@/lib/studies/participant-progress';
+import { consentWords, finishedWords, type ProgressWords } from '@/lib/studies/participant-progress';
+import { When } from '@/components/when';
 import { requestJson } from '../queries/api';
 import { fmtCount } from '../queries/format';
 import { studyApi } from './api';
@@ -24,6 +25,9 @@ export function useParticipants(studyId: number) {
 
 /** Why a participant holds no items: not started yet, gave them back for not rating, or found the study full. */
 const noItems = (p: ParticipantSummary) => p.expiredAt ? 'expired, items given back' : p.startedAt ? 'none left' : 'not started';
+
+/** A cell's words, its moment written in the reader's locale and time zone. */
+const Words = ({ words }: { words: ProgressWords }) => ('text' in words ? words.text : <>{words.before}<When at={words.at} />{words.after}</>);
 
 /** Who takes part and how far they are; a link not started yet has no items. */
 export function ParticipantTable({ studyId }: { studyId: number }) {
@@ -47,7 +51,7 @@ export function ParticipantTable({ studyId }: { studyId: number }) {
               <td className="py-1">{participantName(p, p.id)}</td>
               <td className="text-right tabular-nums">{p.items ? fmtCount(p.items) : <span className="text-slate-500">{noItems(p)}</span>}</td>
               <td className="text-right tabular-nums">{fmtCount(p.rated)}</td>
-              <td className="pl-4 text-slate-600">{consentText(p)}</td><td className="pl-4 text-slate-600">{p.outcome && p.outcome !== 'COMPLETED' ? OUTCOMES[p.outcome] : finishedText(p)}</td>
+              <td className="pl-4 text-slate-600"><Words words={consentWords(p)} /></td><td className="pl-4 text-slate-600">{p.outcome && p.outcome !== 'COMPLETED' ? OUTCOMES[p.outcome] : <Words words={finishedWords(p)} />}</td>
             </tr>
           ))}
         </tbody>

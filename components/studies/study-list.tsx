@@ -1,8 +1,9 @@
 import Link from 'next/link';
 import type { StudySummary } from '@/lib/studies/admin';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
 import { ratePage, studyPage } from './api';
 import { StudyStatus } from './study-status';
+import { When } from '@/components/when';
 
 /**
  * The knowledge base's studies with their progress. Managers open a study's page from its name; everyone who
@@ -11,7 +12,7 @@ import { StudyStatus } from './study-status';
 export function StudyList({ slug, items, canManage }: { slug: string; items: StudySummary[]; canManage: boolean }) {
   if (!items.length) return <p className="text-sm text-slate-500">No study yet.</p>;
   const count = (n: number) => <td className="text-right tabular-nums">{fmtCount(n)}</td>;
-  const date = (d: string | null) => <td className="pl-4 text-slate-600">{d ? fmtDate(d) : '—'}</td>;
+  const date = (d: string | null) => <td className="pl-4 text-slate-600">{d ? <When at={d} /> : '—'}</td>;
   return (
     <div className="table-scroll">
       <table className="w-full rounded-lg bg-white text-sm" data-testid="study-list">

@@ -6,7 +6,7 @@ import type { StudyDetail } from '@/lib/studies/admin';
 import { CloseWithConfirm } from '../close-confirm';
 import { Panel } from '../panel';
 import { requestJson } from '../queries/api';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
 import { MarkdownText } from '../queries/markdown-text';
 import { resultsPage, studyApi } from './api';
 import { linkTemplate, platformName } from '@/lib/studies/crowd';
@@ -15,6 +15,7 @@ import { LinkIssuer } from './link-issuer';
 import { ModelRaterPanel } from './model-rater-panel';
 import { ParticipantTable, participantsKey } from './participant-table';
 import { StudyStatus } from './study-status';
+import { When } from '@/components/when';
 
 export const studyKey = (id: number) => ['study', id] as const;
 
@@ -66,8 +67,8 @@ export function StudyOverview({ slug, initial }: { slug: string; initial: StudyD
       <div className="grid gap-4 lg:grid-cols-2">
         <Panel title="Settings">
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="study-settings">
-            <dt className="text-slate-600">Opens</dt><dd>{s.opensAt ? fmtDate(s.opensAt) : 'when opened'}</dd>
-            <dt className="text-slate-600">Closes</dt><dd>{s.closesAt ? fmtDate(s.closesAt) : 'when closed'}</dd>
+            <dt className="text-slate-600">Opens</dt><dd>{s.opensAt ? <When at={s.opensAt} /> : 'when opened'}</dd>
+            <dt className="text-slate-600">Closes</dt><dd>{s.closesAt ? <When at={s.closesAt} /> : 'when closed'}</dd>
             <dt className="text-slate-600">Items per participant</dt><dd>{fmtCount(s.itemsPerParticipant)}</dd>
             <dt className="text-slate-600">Participants per item</dt><dd>{fmtCount(s.participantsPerItem)}</dd>
             <dt className="text-slate-600">Seed</dt><dd className="tabular-nums">{s.seed}</dd>

@@ -1,11 +1,12 @@
+import type { ReactNode } from 'react';
 import type { StudySummary } from '@/lib/studies/admin';
 import { StatusBadge } from '../authoring/status-badge';
-import { fmtDate } from '../queries/format';
+import { When } from '@/components/when';
 
 /** Why an open study takes no answers now, from its dates. */
-function dateNote(s: Pick<StudySummary, 'status' | 'takingAnswers' | 'opensAt' | 'closesAt'>): string | null {
+function dateNote(s: Pick<StudySummary, 'status' | 'takingAnswers' | 'opensAt' | 'closesAt'>): ReactNode {
   if (s.status !== 'OPEN' || s.takingAnswers) return null;
-  if (s.opensAt && new Date(s.opensAt).getTime() > Date.now()) return `opens ${fmtDate(s.opensAt)}`;
+  if (s.opensAt && new Date(s.opensAt).getTime() > Date.now()) return <>opens <When at={s.opensAt} /></>;
   if (s.closesAt && new Date(s.closesAt).getTime() <= Date.now()) return 'past its closing date';
   return null;
 }

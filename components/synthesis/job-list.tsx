@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { requestJson, setPage } from '../queries/api';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
 import { synthesisApi, type JobView } from './api';
 import { STATUS_LABEL } from './job-progress';
+import { When } from '@/components/when';
 
 export const jobsKey = (slug: string) => ['synthesis-jobs', slug];
 
@@ -30,7 +31,7 @@ export function JobList({ slug, shown, onShow }: { slug: string; shown: number |
               <Link href={setPage(slug, j.querySet)} className="text-blue-700 hover:underline">{j.querySet}</Link>
               <span>{STATUS_LABEL[j.status]}</span>
               <span className="tabular-nums text-slate-600">{fmtCount(j.done)} of {fmtCount(j.total)} kept</span>
-              <span className="text-xs text-slate-500">{fmtDate(j.createdAt)}</span>
+              <span className="text-xs text-slate-500"><When at={j.createdAt} /></span>
               <button type="button" onClick={() => onShow(j.id)} disabled={shown === j.id} aria-label={`Show job ${j.id}`}
                 className="ml-auto text-blue-700 hover:underline disabled:text-slate-400 disabled:no-underline">
                 {shown === j.id ? 'Shown' : 'Show'}

@@ -5,8 +5,9 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { SynthesisStage } from '@/lib/synthesis/types';
 import { requestJson, setPage } from '../queries/api';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
 import { jobApi, type JobStatus, type JobView } from './api';
+import { When } from '@/components/when';
 
 const STAGES: SynthesisStage[] = ['relational', 'properties', 'compose', 'leak', 'filter'];
 
@@ -77,7 +78,7 @@ export function JobProgress({ slug, id, onChanged }: { slug: string; id: number;
         </tbody>
       </table>
       {job.message && <p className="text-slate-700" data-testid="job-message">{job.message}</p>}
-      <p className="text-xs text-slate-500">Started {fmtDate(job.createdAt)}{job.finishedAt && `, ended ${fmtDate(job.finishedAt)}`}</p>
+      <p className="text-xs text-slate-500">Started <When at={job.createdAt} />{job.finishedAt && <>, ended <When at={job.finishedAt} /></>}</p>
       {!running && job.done > 0 && (
         <Link href={setPage(slug, job.querySet)} className="inline-block rounded bg-blue-600 px-3 py-1.5 font-medium text-white hover:bg-blue-700">
           Open the query set {job.querySet}

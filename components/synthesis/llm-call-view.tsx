@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { StoredLlmCall } from '@/lib/llm/calls';
-import { fmtCount, fmtDate } from '../queries/format';
+import { fmtCount } from '../queries/format';
+import { When } from '@/components/when';
 
 /** A response as sent, or indented when it is JSON (what the prompts ask for). */
 function readable(response: string): string {
@@ -26,7 +27,7 @@ export function LlmCallView({ call }: { call: StoredLlmCall }) {
         <Fact label="Tokens">{fmtCount(call.totalTokens)}{call.promptTokens !== null && ` (${fmtCount(call.promptTokens)} prompt, ${fmtCount(call.completionTokens ?? 0)} completion)`}</Fact>
         <Fact label="Prompt">{call.promptId ? <code>{call.promptId}@v{call.promptVersion}</code> : '—'}</Fact>
         <Fact label="Purpose">{call.purpose}{call.itemKey && <span className="block text-xs text-slate-500">{call.itemKey}</span>}</Fact>
-        <Fact label="Made">{fmtDate(call.createdAt)}{call.jobId !== null && <span className="block text-xs text-slate-500">synthesis job #{call.jobId}</span>}
+        <Fact label="Made"><When at={call.createdAt} />{call.jobId !== null && <span className="block text-xs text-slate-500">synthesis job #{call.jobId}</span>}
           {call.studyId !== null && <span className="block text-xs text-slate-500">study #{call.studyId}</span>}</Fact>
       </dl>
       {call.error && <p role="alert" className="rounded bg-red-50 px-3 py-2 text-red-700" data-testid="llm-call-error">{call.error}</p>}

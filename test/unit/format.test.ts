@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatDateTime, formatDay } from '../../lib/format/date';
+import { formatDateTime, formatDay, formatLocalDateTime } from '../../lib/format/date';
 import { noun, plural, pluralOf } from '../../lib/format/plural';
 import { textTable } from '../../lib/format/table';
 import { idParam, parseWith } from '../../lib/http/api';
@@ -38,6 +38,32 @@ describe('dates', () => {
     expect(formatDateTime(new Date(Date.UTC(2026, 8, 3, 0, 3)))).toBe('3 Sep 2026, 00:03 UTC');
     expect(formatDateTime(Date.UTC(2027, 0, 1, 9, 0))).toBe('1 Jan 2027, 09:00 UTC');
     expect(formatDay('not a date')).toBe('unknown date');
+  });
+
+  it('writes them in the reader\'s locale and time zone, the month as a word and the zone named', () => {
+    const at = '2026-11-25T14:05:59Z';
+    expect(formatLocalDateTime(at, { locale: 'en-GB', timeZone: 'UTC' })).toBe('25 Nov 2026, 14:05 UTC');
+    const berlin = formatLocalDateTime(at, { locale: 'de-DE', timeZone: 'Europe/Berlin' });
+    expect(berlin).toContain('Nov');
+    expect(berlin).toContain('15:05');
+    expect(berlin).toMatch(/\b(MEZ|GMT\+1|UTC\+1)$/);
+    expect(formatLocalDateTime('2026-07-25T14:05:00Z', { locale: 'de-DE', timeZone: 'Europe/Berlin' })).toMatch(/16:05 (MESZ|GMT\+2|UTC\+2)$/);
+    const newYork = formatLocalDateTime(at, { locale: 'en-US', timeZone: 'America/New_York' });
+    expect(newYork).toMatch(/^Nov 25, 2026, 09:05\s?AM EST$/);
+    // The locales in the browser's order: the first Intl knows.
+    expect(formatLocalDateTime(at, { locale: ['en-GB', 'de-DE'], timeZone: 'Asia/Tokyo' })).toBe('25 Nov 2026, 23:05 GMT+9');
+  });
+
+  it('writes a day without its time, on the day it is in the reader\'s time zone', () => {
+    expect(formatLocalDateTime('2026-11-25T23:59:00Z', { locale: 'en-GB', timeZone: 'UTC', day: true })).toBe('25 Nov 2026');
+    expect(formatLocalDateTime('2026-11-25T23:59:00Z', { locale: 'de-DE', timeZone: 'Europe/Berlin', day: true })).toMatch(/^26\. Nov\.? 2026$/);
+  });
+
+  it('says an invalid date is unknown, and falls back to UTC for a locale or time zone Intl does not know', () => {
+    expect(formatLocalDateTime('not a date', { locale: 'en-GB', timeZone: 'UTC' })).toBe('unknown date');
+    expect(formatLocalDateTime(Number.NaN, { day: true })).toBe('unknown date');
+    expect(formatLocalDateTime('2026-11-25T14:05:59Z', { locale: 'en-GB', timeZone: 'Mars/Olympus_Mons' })).toBe('25 Nov 2026, 14:05 UTC');
+    expect(formatLocalDateTime('2026-11-25T14:05:59Z', { locale: 'not_a locale', timeZone: 'UTC', day: true })).toBe('25 Nov 2026');
   });
 });
 

@@ -7,7 +7,7 @@ import { ApiError, requestJson } from '@/components/queries/api';
 import { CrowdOutcomeView } from './crowd-outcome';
 import { Intro } from './intro';
 import { RatingSession } from './rating-session';
-import { formatDateTime } from '@/lib/format/date';
+import { When } from '@/components/when';
 
 /** How the participant reached the screen: a secret link, or signed in with an account. */
 export type Access = 'link' | 'account';
@@ -65,7 +65,7 @@ export function RatingScreen({ api, access }: { api: string; access: Access }) {
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">{p.study.name}</h1>
-      {deadline && <p className="text-sm text-slate-600" data-testid="crowd-deadline">Please finish by {formatDateTime(deadline)}.</p>}
+      {deadline && <p className="text-sm text-slate-600" data-testid="crowd-deadline">Please finish by <When at={deadline} />.</p>}
       {p.participant.finishedAt ? (
         <>
           <Notice testId="thank-you" title="Thank you!">
@@ -79,7 +79,7 @@ export function RatingScreen({ api, access }: { api: string; access: Access }) {
         <Notice testId="not-open" title={p.study.closed ? 'This study has closed' : 'This study is not open yet'}>
           {p.study.closed
             ? `It no longer takes answers.${p.ratings.length ? ' The answers you gave are kept.' : ''} Thank you for your interest.`
-            : `${p.study.opensAt && Date.parse(p.study.opensAt) > Date.now() ? `It opens on ${formatDateTime(p.study.opensAt)}.` : 'It does not take answers yet.'} Come back later through the same ${access === 'link' ? 'link' : 'page'}.`}
+            : <>{p.study.opensAt && Date.parse(p.study.opensAt) > Date.now() ? <>It opens on <When at={p.study.opensAt} />.</> : 'It does not take answers yet.'} Come back later through the same {access === 'link' ? 'link' : 'page'}.</>}
         </Notice>
       ) : !begun && !resuming ? (
         <Intro api={api} instructions={p.study.instructions} consent={p.study.consent} consented={consented} onStart={start} />

@@ -5,9 +5,10 @@ import { can } from '@/lib/auth/roles';
 import { pool } from '@/lib/db/client';
 import { listQuerySets } from '@/lib/queries/sets';
 import { queriesPage, setPage } from '@/components/queries/api';
-import { fmtCount, fmtDate } from '@/components/queries/format';
+import { fmtCount } from '@/components/queries/format';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import type { SearchParams } from './_lib/guard';
+import { When } from '@/components/when';
 
 export const metadata: Metadata = { title: 'Query sets' };
 
@@ -56,7 +57,7 @@ export default async function QuerySetsPage({ params, searchParams }: { params: 
                   <td className="text-right tabular-nums">{fmtCount(s.queries)}</td>
                   <td className="text-right tabular-nums">{fmtCount(s.releases)}</td>
                   <td className="text-right tabular-nums">{fmtCount(s.runs)}</td>
-                  <td className="pl-4 text-slate-600">{fmtDate(s.updatedAt)}</td>
+                  <td className="pl-4 text-slate-600"><When at={s.updatedAt} /></td>
                 </tr>
               ))}
             </tbody>

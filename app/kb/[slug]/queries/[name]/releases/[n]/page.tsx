@@ -4,7 +4,7 @@ import { plural } from '@/lib/format/plural';
 import { firstNonIntegerId } from '@/lib/queries/read';
 import { getRelease } from '@/lib/queries/releases';
 import { setPage } from '@/components/queries/api';
-import { fmtCount, fmtDate, fmtPercent, splitLabel } from '@/components/queries/format';
+import { fmtCount, fmtPercent, splitLabel } from '@/components/queries/format';
 import { MarkdownText } from '@/components/queries/markdown-text';
 import { ReleaseDownload } from '@/components/queries/release-download';
 import { Breadcrumbs } from '@/components/breadcrumbs';
@@ -12,6 +12,7 @@ import { findById } from '@/lib/http/page-query';
 import { ExplorerProblem } from '@/components/page-problem';
 import { requirePageQuerySet, type SearchParams } from '../../../_lib/guard';
 import { Panel } from '@/components/panel';
+import { When } from '@/components/when';
 
 type Params = { slug: string; name: string; n: string };
 
@@ -40,7 +41,7 @@ export default async function ReleasePage({ params, searchParams }: { params: Pr
         ]} />
         <h1 className="text-2xl font-semibold">Release {release.number}: {release.name}</h1>
         <p className="mt-1 text-sm text-slate-500">
-          Made {fmtDate(release.createdAt)}{release.createdBy && ` by ${release.createdBy}`} · {plural(release.queryCount, 'query')}
+          Made <When at={release.createdAt} />{release.createdBy && ` by ${release.createdBy}`} · {plural(release.queryCount, 'query')}
         </p>
         <p className="mt-1 break-all text-sm">
           Content hash <code className="rounded bg-slate-100 px-1 text-xs" data-testid="release-hash">sha256:{release.contentHash}</code>
