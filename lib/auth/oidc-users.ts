@@ -58,7 +58,7 @@ export async function signInWithOidc(db: PrismaClient, settings: OidcSettings, r
   try {
     return await attempt();
   } catch (err) {
-    // Two first sign-ins of one person at once: the loser finds the identity the winner made.
+    // Two first sign-ins with one email by different identities at once: the loser finds the user the winner made.
     if ((err as { code?: string }).code === 'P2002') return attempt();
     throw err;
   }
@@ -67,6 +67,9 @@ export async function signInWithOidc(db: PrismaClient, settings: OidcSettings, r
 async function signInTx(tx: Tx, settings: OidcSettings, claims: OidcClaims): Promise<OidcSignIn> {
   const key = { issuer: claims.iss, subject: claims.sub };
   const role = mappedRole(settings, claims);
+  // One sign-in of an identity at a time: without it a second one could read "no identity" just before the first
+  // committed and then "email taken" just after, refusing a person who is signing in twice at once.
+  await tx.$queryRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext(${`oidc_identity:${claims.iss}\n${claims.sub}`}))) AS locked`;
   const identity = await tx.userIdentity.findUnique({ where: { issuer_subject: key }, select: { user: { select: userFields } } });
   if (identity) {
     if (identity.user.disabled) return { ok: false, reason: 'disabled' };

@@ -153,7 +153,7 @@ describe('OpenID Connect users', () => {
   });
 
   it('makes one user when the same person signs in several times at once', async () => {
-    const results = await Promise.all(Array.from({ length: 4 }, () => signedIn(mapped, claims('jo', { groups: ['skb-curators'] }))));
+    const results = await Promise.all(Array.from({ length: 8 }, () => signedIn(mapped, claims('jo', { groups: ['skb-curators'] }))));
     expect(new Set(results.map((u) => u.id)).size).toBe(1);
     expect(await db().user.count({ where: { email: 'jo@example.org' } })).toBe(1);
     expect(await db().userIdentity.count({ where: { subject: 'jo' } })).toBe(1);
