@@ -194,6 +194,16 @@ test('the workspace’s seed tabs and the query set’s views follow the WAI-ARI
   await expect(page).toHaveURL(/\?tab=runs$/);
   await page.keyboard.press('ArrowRight');
   await expect(views.getByRole('tab', { name: 'Queries' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).not.toHaveURL(/tab=/);
+  // Two keys in one task, before React draws the first one's tab: the second still moves on from that tab.
+  await page.evaluate(() => {
+    const press = (key: string) => document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    press('End');
+    press('ArrowRight');
+  });
+  await expect(views.getByRole('tab', { name: 'Queries' })).toBeFocused();
+  await expect(page).not.toHaveURL(/tab=/);
+  await expect(views.getByRole('tab', { name: 'Queries' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('what a click on a graph node does can be done by keyboard beside the drawing', async ({ page }) => {

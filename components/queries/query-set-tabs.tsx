@@ -32,9 +32,11 @@ export function QuerySetTabs(props: QuerySetTabsProps) {
   const [params, setParams] = useUrlParams();
   const current: Tab = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'queries';
 
-  // Each view's own parameters are dropped on a switch: they mean nothing to the next view.
+  // Each view's own parameters are dropped on a switch: they mean nothing to the next view. The URL is read at
+  // the key press, not from this render: a second key can come before React has drawn the first one's tab.
   const select = (tab: Tab) => {
-    if (tab !== current) window.history.pushState(null, '', `${window.location.pathname}${tab === 'queries' ? '' : `?tab=${tab}`}`);
+    const shown = new URLSearchParams(window.location.search).get('tab') ?? 'queries';
+    if (tab !== shown) window.history.pushState(null, '', `${window.location.pathname}${tab === 'queries' ? '' : `?tab=${tab}`}`);
   };
 
   return (

@@ -13,7 +13,8 @@ export function useUrlParams(): [URLSearchParams, (patch: Patch) => void] {
   const pathname = usePathname();
   const params = new URLSearchParams(useSearchParams().toString());
   const update = (patch: Patch) => {
-    const next = new URLSearchParams(params);
+    // Merged into the URL as it is now: two changes before a re-render must not lose the first.
+    const next = new URLSearchParams(window.location.search);
     for (const [key, value] of Object.entries(patch)) {
       if (value === null || value === undefined || value === '') next.delete(key);
       else next.set(key, String(value));
