@@ -8,6 +8,7 @@ import { flattenDocument } from '../kb/document-text';
 import type { IssueLog } from './issues';
 import type { RowWriter } from './row-writer';
 import { unstorableEdge, unstorableEntity } from './readers/fields';
+import { singles } from './readers/text-input';
 import { IngestIssue, type KnowledgeSource } from './source';
 
 export type Progress = (phase: 'entities' | 'edges' | 'indexes') => Promise<void>;
@@ -122,15 +123,18 @@ class IdAllocator {
 /**
  * Loads a source in three passes: entities are read, checked and spooled to a temporary file; edges
  * are resolved and written while degrees and counts are tallied; then entities are written from the
- * spool with their degrees. Each row is written once and nothing is updated afterwards.
+ * spool with their degrees. Each row is written once and nothing is updated afterwards. `edgesStored` is
+ * called between the last two passes, when the edge table is complete.
  */
 export async function loadRows(client: pg.PoolClient, kbId: number, source: KnowledgeSource, writer: RowWriter,
-  types: NameRegistry, relations: NameRegistry, log: IssueLog, counters: Counters, progress: Progress): Promise<LoadedStatistics> {
+  types: NameRegistry, relations: NameRegistry, log: IssueLog, counters: Counters, progress: Progress,
+  edgesStored?: () => Promise<void>): Promise<LoadedStatistics> {
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-import-'));
   const spool = path.join(spoolDir, 'entities.jsonl');
   try {
     const index = await readEntities(client, kbId, source, types, log, counters, progress, spool);
     const tallies = await writeEdges(source, writer, relations, index, log, counters, progress);
+    await edgesStored?.();
     index.dropNames();
     await writeEntities(spool, writer, index, progress);
     return statistics(index, types, relations, tallies);
@@ -205,7 +209,7 @@ async function writeEdges(source: KnowledgeSource, writer: RowWriter, relations:
   // Each pass reports its phase as it starts, so the phase's time is its own rather than from its first progress on.
   await progress('edges');
   const sink = writer.edges();
-  for await (const item of source.edges()) {
+  for await (const batch of source.edgeBatches?.() ?? singles(source.edges())) for (const item of batch) {
     counters.rowsRead += 1;
     if (item instanceof IngestIssue) {
       log.add(item);

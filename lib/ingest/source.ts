@@ -59,6 +59,11 @@ export interface KnowledgeSource {
   entities(): AsyncIterable<EntityRecord | IngestIssue>;
   /** Pass 2, after all entities. Endpoints are external ids. */
   edges(): AsyncIterable<EdgeRecord | IngestIssue>;
+  /**
+   * The same records as `edges()`, in batches: readers of files with millions of edges offer it, since an
+   * await per record costs about as much as parsing it.
+   */
+  edgeBatches?(): AsyncIterable<(EdgeRecord | IngestIssue)[]>;
   /** Bytes read so far over the bytes both passes will read, for progress bars. */
   progress(): { done: number; total: number };
 }

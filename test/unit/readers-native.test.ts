@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IngestIssue } from '../../lib/ingest/source';
 import { nativeSource } from '../../lib/ingest/readers/native';
 import { BAD_UTF8, drain, jsonError, scratch, thrownIssue } from './readers/helpers';
 
@@ -113,6 +114,13 @@ describe('nativeSource', () => {
       'edges.tsv:7: not valid UTF-8 text',
     ]);
     expect(got.edges.map((e) => e.at.line)).toEqual([8]);
+
+    // In batches (as the importer reads large files), the same records and issues in the same order.
+    const batched: string[] = [];
+    for await (const batch of nativeSource([entities(), edges]).edgeBatches!()) {
+      for (const item of batch) batched.push(item instanceof IngestIssue ? item.toString() : `line ${item.at.line}`);
+    }
+    expect(batched).toEqual([...got.edgeIssues, 'line 8']);
   });
 
   it('throws an IngestIssue for a missing or wrong edges header', async () => {

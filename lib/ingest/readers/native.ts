@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { IngestIssue, type EdgeRecord, type EntityRecord, type KnowledgeSource } from '../source';
 import { idText, propertiesColumn, stringList } from './fields';
-import { ByteCounter, displayName, readDelimited, readJsonLines, readTsvBatches } from './text-input';
+import { ByteCounter, displayName, readDelimited, readJsonLines, readTsvBatches, singles } from './text-input';
 
 /**
  * SKB Studio's own format (docs/formats.md): entities as JSON Lines
@@ -28,7 +28,12 @@ export function nativeSource(files: string[]): KnowledgeSource {
     },
     async *edges() {
       for (const file of edgeFiles) {
-        yield* edgesOf(file, counter);
+        for await (const batch of edgeBatchesOf(file, counter)) yield* batch;
+      }
+    },
+    async *edgeBatches() {
+      for (const file of edgeFiles) {
+        yield* edgeBatchesOf(file, counter);
       }
     },
   };
@@ -48,25 +53,27 @@ function entityOf(v: Record<string, unknown>, file: string, line: number): Entit
   return { externalId, type: v.type.trim(), name: v.name, aliases, document: document as Record<string, unknown>, at: { file, line } };
 }
 
-async function* edgesOf(file: string, counter: ByteCounter): AsyncGenerator<EdgeRecord | IngestIssue> {
+async function* edgeBatchesOf(file: string, counter: ByteCounter): AsyncGenerator<(EdgeRecord | IngestIssue)[]> {
   const name = displayName(file);
   // TSV takes the fast unquoted path, in batches; CSV needs a real parser for its quoting.
   const batches = /\.tsv$/i.test(file) ? readTsvBatches(file, counter) : singles(readDelimited(file, counter));
   let header: string[] | null = null;
   for await (const batch of batches) {
+    const out: (EdgeRecord | IngestIssue)[] = [];
     for (const item of batch) {
       if (item instanceof IngestIssue) {
-        yield item;
+        out.push(item);
       } else if (!header) {
         header = item.fields.map((f) => f.trim());
         const ok = header.slice(0, 3).join(',') === 'source,relation,target' && (header.length === 3 || (header.length === 4 && header[3] === 'properties'));
         if (!ok) throw new IngestIssue(name, item.line, 'expected the header "source, relation, target" and optionally "properties"');
       } else if (item.fields.length !== header.length) {
-        yield new IngestIssue(name, item.line, `expected ${header.length} fields, found ${item.fields.length}`);
+        out.push(new IngestIssue(name, item.line, `expected ${header.length} fields, found ${item.fields.length}`));
       } else {
-        yield edgeOf(item.fields, name, item.line);
+        out.push(edgeOf(item.fields, name, item.line));
       }
     }
+    if (out.length) yield out;
   }
 }
 
@@ -78,8 +85,4 @@ function edgeOf(fields: string[], file: string, line: number): EdgeRecord | Inge
   const properties = propertiesColumn(fields[3], file, line);
   if (properties instanceof IngestIssue) return properties;
   return { source, relation, target, properties, at: { file, line } };
-}
-
-async function* singles<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
-  for await (const item of items) yield [item];
 }

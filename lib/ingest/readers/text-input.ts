@@ -84,6 +84,11 @@ export async function* readLines(file: string, counter: ByteCounter): AsyncGener
   for await (const batch of readLineBatches(file, counter)) yield* batch;
 }
 
+/** Items as batches of one, where a caller takes batches and a reader has none. */
+export async function* singles<T>(items: AsyncIterable<T>): AsyncGenerator<T[]> {
+  for await (const item of items) yield [item];
+}
+
 /** JSON Lines: one JSON object a line; blank lines are skipped, anything else unparsable is an issue. */
 export async function* readJsonLines(file: string, counter: ByteCounter): AsyncGenerator<{ line: number; value: Record<string, unknown> } | IngestIssue> {
   const name = displayName(file);
