@@ -4,12 +4,13 @@ import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
 import { HUB_DEGREE } from '../kb/hub-counts';
 import { deriveCounts, publishDerivedCounts, type DerivedCounts } from './derived-counts';
-import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, INDEX_BUILD_MEMORY, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
+import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, INDEX_BUILD_MEMORY, liveTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
 import { isEmbeddedDatabase, refuseOversizedEmbeddedImport } from './embedded-ceiling';
 import { rowWriter } from './row-writer';
+import { onSideConnection, type SideTask } from './side-connection';
 import { IngestIssue, type KnowledgeSource } from './source';
 import { finishJob, recordProgress, recordStep, startHeartbeat, startJob, type ImportPhase } from './jobs';
-import { ensureIndex, indexProgressMessage } from '../retrieval/bm25-index';
+import { ensureIndex, indexProgressMessage, startImportIndexBuild, type ImportIndexBuild } from '../retrieval/bm25-index';
 
 const PARENT_STATISTICS = { entity: 'kb_id, id, type_id, external_id, name, degree', search: 'kb_id, id, type_id, degree' };
 
@@ -82,6 +83,8 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
   const staging = stagingTables(jobId);
   const client = await pool.connect();
   let released = false;
+  let edgeIndexes: SideTask<number> | undefined;
+  let indexBuild: ImportIndexBuild | null = null;
   const state = { phase: 'starting' as ImportPhase, rowsRead: 0, entities: 0, edges: 0 };
   const report = async (phase: ImportPhase) => {
     state.phase = phase;
@@ -96,17 +99,32 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     const writer = await rowWriter(client, kbId, staging, opts.method);
     const types = new NameRegistry(pool, 'node_type', kbId);
     const relations = new NameRegistry(pool, 'edge_type', kbId);
-    let stats = await loadRows(client, kbId, source, writer, types, relations, log, state, report);
+    const embedded = await isEmbeddedDatabase(client);
+    // On PostgreSQL the edges' indexes are built on a second connection (a second core) while this one writes the
+    // entities, indexes them and fills the search table; PGlite has one session and one thread, so it does all in turn.
+    let stats = await loadRows(client, kbId, source, writer, types, relations, log, state, report, embedded ? undefined : async () => {
+      edgeIndexes = await onSideConnection(pool, async (side) => {
+        await side.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+        const merged = await buildEdgeIndexesMergingDuplicates(side, staging, kbId);
+        await side.query('RESET maintenance_work_mem');
+        return merged;
+      });
+    });
 
     await report('indexes');
     // For this connection only, reset before it goes back to the pool; the embedded database (at most 2 GiB) keeps its default.
-    if (!(await isEmbeddedDatabase(client))) await client.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+    if (!embedded) await client.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
     await buildEntityIndexes(client, staging, kbId);
-    const duplicateEdges = await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
+    // The search index is analysed here while the server builds the rest; PGlite would run it all in turn.
+    if (!embedded) indexBuild = await startImportIndexBuild(pool, kbId, { staging: staging.entity, live: liveTables(kbId).entity }, state.entities);
+    await buildSearchTable(client, staging, kbId);
+    const duplicateEdges = edgeIndexes ? await edgeIndexes.result : await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
     await report('statistics');
     // Degrees and counts were tallied while loading; merged duplicates make them recount in SQL.
-    if (duplicateEdges > 0) stats = await recountInDatabase(client, staging);
-    await buildSearchTable(client, staging, kbId);
+    if (duplicateEdges > 0) {
+      stats = await recountInDatabase(client, staging);
+      await client.query(`UPDATE ${staging.search} s SET degree = e.degree FROM ${staging.entity} e WHERE e.id = s.id AND e.degree <> s.degree`);
+    }
     // VACUUM sets the visibility map, so relation counts are index-only scans from the first request
     // instead of after autovacuum gets round to the new tables.
     await client.query(`VACUUM (ANALYZE) ${staging.entity}, ${staging.edge}, ${staging.search}`);
@@ -123,7 +141,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
       .catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
     const indexing: ImportProgress = { jobId, ...state, phase: 'search-index', errors: log.issues.length, bytesDone: source.progress().done, bytesTotal: source.progress().total };
     await recordProgress(pool, jobId, indexing, log.issues);
-    await buildSearchIndex(pool, kbId, indexing, opts.onProgress);
+    await buildSearchIndex(pool, kbId, indexing, opts.onProgress, indexBuild);
     const summary: ImportSummary = {
       jobId,
       kbId,
@@ -143,6 +161,8 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     // (the server then aborts the COPY and frees the locks) before the tables are dropped.
     client.release(true);
     released = true;
+    await edgeIndexes?.cancel();
+    await indexBuild?.discard();
     const fatal = err instanceof IngestIssue ? new ImportAborted(`Import stopped at ${err}`, [...log.issues, err]) : err;
     const cancelled = fatal instanceof ImportAborted && fatal.cancelled;
     const issues = fatal instanceof ImportAborted ? fatal.issues : log.issues;
@@ -158,22 +178,28 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
 }
 
 /**
- * Builds the published version's default BM25 index, so search and the baseline answer at once, with its
- * progress in the job's message. The data is published already: a failure only warns (the index is built
- * again on first use), and a cancel request comes too late to undo anything.
+ * Finishes the published version's default BM25 index (started during the import on PostgreSQL, built now on
+ * the embedded database), so search and the baseline answer at once, with its progress in the job's message.
+ * The data is published already: a failure only warns (the index is built again on first use), and a cancel
+ * request comes too late to undo anything.
  */
-async function buildSearchIndex(pool: pg.Pool, kbId: number, progress: ImportProgress, onProgress: ImportOptions['onProgress']): Promise<void> {
+async function buildSearchIndex(pool: pg.Pool, kbId: number, progress: ImportProgress, onProgress: ImportOptions['onProgress'], started: ImportIndexBuild | null): Promise<void> {
+  const follow = (done: number, total: number) => {
+    onProgress?.({ ...progress, indexDone: done, indexTotal: total });
+    recordStep(pool, progress.jobId, indexProgressMessage(done, total)).catch(() => undefined);
+  };
   try {
-    await ensureIndex(pool, kbId, false, undefined, (done, total) => {
-      onProgress?.({ ...progress, indexDone: done, indexTotal: total });
-      recordStep(pool, progress.jobId, indexProgressMessage(done, total)).catch(() => undefined);
-    });
+    if (started) {
+      started.follow(follow);
+      await started.publish();
+    } else {
+      await ensureIndex(pool, kbId, false, undefined, follow);
+    }
   } catch (err) {
     console.warn(`Import ${progress.jobId}: the search index was not built (it will be on first use): ${(err as Error).message}`);
   }
 }
 
-/** The knowledge base the import writes to: a new one in LOADING state (invisible), or the one it replaces. */
 async function claimKnowledgeBase(pool: pg.Pool, opts: ImportOptions): Promise<{ kbId: number; created: boolean }> {
   const existing = await pool.query<{ id: number; status: string }>('SELECT id, status FROM knowledge_base WHERE slug = $1', [opts.slug]);
   const row = existing.rows[0];
@@ -194,7 +220,7 @@ async function claimKnowledgeBase(pool: pg.Pool, opts: ImportOptions): Promise<{
 }
 
 /** The same (source, relation, target) given twice is one edge: on a key violation keep the first, count the rest. */
-async function buildEdgeIndexesMergingDuplicates(client: pg.PoolClient, t: TableNames, kbId: number): Promise<number> {
+async function buildEdgeIndexesMergingDuplicates(client: Queryable, t: TableNames, kbId: number): Promise<number> {
   try {
     await buildEdgeIndexes(client, t, kbId);
     return 0;

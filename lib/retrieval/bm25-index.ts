@@ -91,7 +91,7 @@ export function buildIndexInBackground(db: Database, kbId: number): void {
     .catch((err: Error) => console.warn(`Building the BM25 index of knowledge base ${kbId}: ${err.message}`));
 }
 
-type Claim = { index: Bm25Index } | { waitFor: number } | { build: number; total: number };
+type Claim = { index: Bm25Index } | { waitFor: number } | { build: { id: number; total: number } };
 
 async function claimAndBuild(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, onProgress: BuildProgress): Promise<Bm25Index> {
   for (;;) {
@@ -104,19 +104,27 @@ async function claimAndBuild(db: Database, kbId: number, relations: boolean, ana
         `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'BUILDING'`,
         [kbId, relations, analyzer.stopWords, analyzer.stemming]);
       if (other) return { waitFor: other.id };
-      const owner = thisProcess();
-      const { rows } = await client.query<{ id: number; total: number }>(
-        `INSERT INTO bm25_index (kb_id, relations, stop_words, stemming, status, kb_version, docs, avg_length, total, owner_host, owner_pid, owner_start)
-         SELECT id, $2, $3, $4, 'BUILDING', updated_at, 0, 0, entity_count, $5, $6, $7 FROM knowledge_base WHERE id = $1
-         RETURNING id, total`, [kbId, relations, analyzer.stopWords, analyzer.stemming, owner.host, owner.pid, owner.start]);
-      await createPostingTable(client, rows[0]!.id);
-      buildRows.add(rows[0]!.id);
-      return { build: rows[0]!.id, total: rows[0]!.total };
+      return { build: await insertBuildRow(client, kbId, relations, analyzer, null) };
     });
     if ('index' in claim) return claim.index;
-    if ('build' in claim) return build(db, kbId, relations, analyzer, claim.build, claim.total, onProgress);
+    if ('build' in claim) return build(db, kbId, relations, analyzer, claim.build, onProgress);
     await waitForBuild(db, claim.waitFor, onProgress);
   }
+}
+
+/**
+ * The BUILDING row of a build this process runs, and its postings table; `total` documents, by default the
+ * knowledge base's entity count. Call holding the variant's lock.
+ */
+async function insertBuildRow(client: Queryable, kbId: number, relations: boolean, analyzer: Analyzer, total: number | null): Promise<{ id: number; total: number }> {
+  const owner = thisProcess();
+  const { rows } = await client.query<{ id: number; total: number }>(
+    `INSERT INTO bm25_index (kb_id, relations, stop_words, stemming, status, kb_version, docs, avg_length, total, owner_host, owner_pid, owner_start)
+     SELECT id, $2, $3, $4, 'BUILDING', updated_at, 0, 0, coalesce($8, entity_count), $5, $6, $7 FROM knowledge_base WHERE id = $1
+     RETURNING id, total`, [kbId, relations, analyzer.stopWords, analyzer.stemming, owner.host, owner.pid, owner.start, total]);
+  await createPostingTable(client, rows[0]!.id);
+  buildRows.add(rows[0]!.id);
+  return rows[0]!;
 }
 
 /** Follows another process's build until its row is ready or gone, or its owner is found dead (the next claim removes it). */
@@ -213,68 +221,180 @@ class Vocabulary {
 }
 
 /**
- * Fills the claimed row: reads entities in id order a page at a time and analyses them here while earlier pages
- * are written into the build's own postings table (each page's postings grouped by term, so that a term's
- * postings lie together in the table), recording the progress; then the table is keyed and attached, and the
- * terms and collection statistics are written, when the row turns ready and the variant's previous index is
- * deleted. Until then scoring never reads the row; on failure it is deleted, and its table with it.
+ * Fills the claimed row and makes it current (see `fill`). Until then scoring never reads the row; on failure
+ * it is deleted, and its table with it.
  */
-async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, indexId: number, total: number, onProgress: BuildProgress): Promise<Bm25Index> {
+async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, row: { id: number; total: number }, onProgress: BuildProgress): Promise<Bm25Index> {
+  try {
+    const filled = await fill(db, kbId, relations, analyzer, row, onProgress, { tables: ['entity'] });
+    return await makeCurrent(db, kbId, relations, analyzer, row.id, filled, false);
+  } catch (err) {
+    await db.query('DELETE FROM bm25_index WHERE id = $1', [row.id]).catch(() => undefined);
+    throw err;
+  } finally {
+    buildRows.delete(row.id);
+  }
+}
+
+/** Where a build reads its documents: the first of `tables` that exists; `stop` ends it before the next page. */
+interface DocumentSource {
+  tables: string[];
+  stop?: () => boolean;
+}
+
+/**
+ * Reads entities in id order a page at a time and analyses them here while earlier pages are written into the
+ * build's own postings table (each page's postings grouped by term, so that a term's postings lie together in the
+ * table), recording the progress; then the table is keyed and attached, and the terms written.
+ */
+async function fill(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, row: { id: number; total: number }, onProgress: BuildProgress,
+  source: DocumentSource): Promise<{ docs: number; avgLength: number }> {
+  const indexId = row.id;
+  const total = row.total;
   // A promise kept for later gets a handler now, so that failing before it is awaited is not "unhandled".
   const later = <T,>(p: Promise<T>) => { p.catch(() => undefined); return p; };
-  try {
-    const vocabulary = new Vocabulary();
-    const postings = await postingWriter(db, indexId);
-    const fetch = (after: number) => later(db.query<{ id: number; text: string }>(
-      'SELECT id, text FROM entity WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3', [kbId, after, PAGE]));
-    let docs = 0;
-    let written = 0;
-    const writing: Promise<void>[] = [];
-    let next = fetch(0);
-    onProgress(0, total);
+  const tables = [...source.tables];
+  const readPage = async (after: number) => {
     for (;;) {
-      const { rows } = await next;
-      if (!rows.length) break;
-      next = fetch(rows.at(-1)!.id);
-      const analysed = [];
-      for (const e of rows) analysed.push({ id: e.id, words: analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer) });
-      const page = vocabulary.page(analysed);
-      docs += rows.length;
-      if (writing.length >= WRITERS) await writing.shift();
-      writing.push(later(postings.write(page).then(async () => {
-        const done = (written += rows.length);
-        await db.query('UPDATE bm25_index SET done = greatest(done, $2), heartbeat_at = now() WHERE id = $1', [indexId, done]);
-        onProgress(done, Math.max(total, done));
-      })));
+      try {
+        return await db.query<{ id: number; text: string }>(
+          `SELECT id, text FROM ${tables[0]} WHERE kb_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [kbId, after, PAGE]);
+      } catch (err) {
+        // An import's staging table is renamed to its live name when the import publishes it.
+        if ((err as { code?: string }).code !== '42P01' || tables.length === 1) throw err;
+        tables.shift();
+      }
     }
-    await Promise.all(writing);
-    await postings.finish();
-    const { ids: termIds, df, tokens } = vocabulary;
-    const terms = [...termIds];
+  };
+  const vocabulary = new Vocabulary();
+  const postings = await postingWriter(db, indexId);
+  const fetch = (after: number) => later(readPage(after));
+  let docs = 0;
+  let written = 0;
+  const writing: Promise<void>[] = [];
+  let next = fetch(0);
+  onProgress(0, total);
+  for (;;) {
+    const { rows } = await next;
+    if (source.stop?.()) throw new Error('Index build stopped');
+    if (!rows.length) break;
+    next = fetch(rows.at(-1)!.id);
+    const analysed = [];
+    for (const e of rows) analysed.push({ id: e.id, words: analyse(relations ? await retrieverText(db, kbId, e.id) : e.text, analyzer) });
+    const page = vocabulary.page(analysed);
+    docs += rows.length;
+    if (writing.length >= WRITERS) await writing.shift();
+    writing.push(later(postings.write(page).then(async () => {
+      const done = (written += rows.length);
+      await db.query('UPDATE bm25_index SET done = greatest(done, $2), heartbeat_at = now() WHERE id = $1', [indexId, done]);
+      onProgress(done, Math.max(total, done));
+    })));
+  }
+  await Promise.all(writing);
+  const { ids: termIds, df, tokens } = vocabulary;
+  const terms = [...termIds];
+  const writeTerms = async () => {
     for (let i = 0; i < terms.length; i += 10 * PAGE) {
       const slice = terms.slice(i, i + 10 * PAGE);
       await db.query('INSERT INTO bm25_term (index_id, id, term, df) SELECT $1, * FROM unnest($2::int[], $3::text[], $4::int[])',
         [indexId, slice.map(([, id]) => id), slice.map(([term]) => term), slice.map(([, id]) => df[id]!)]);
     }
-    // Fresh statistics: planned on empty tables' estimates, lookups take a hundred times longer (the
-    // postings got theirs as they were attached).
-    await db.query('ANALYZE bm25_term, bm25_doc');
-    const avgLength = docs ? tokens / docs : 0;
-    const replaced = await inTransaction(db, async (client) => {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
-      await client.query(`UPDATE bm25_index SET status = 'READY', docs = $2, avg_length = $3, total = $2, done = $2, built_at = now() WHERE id = $1`, [indexId, docs, avgLength]);
-      const { rows } = await client.query<{ id: number }>(
-        `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'READY' AND id <> $5`,
-        [kbId, relations, analyzer.stopWords, analyzer.stemming, indexId]);
-      return rows.map((r) => r.id);
-    });
-    // The previous index goes once the new one is current (its postings go by trigger, which takes a while).
-    if (replaced.length) await db.query('DELETE FROM bm25_index WHERE id = ANY($1::int[])', [replaced]);
-    return { id: indexId, docs, avgLength, analyzer: { stopWords: analyzer.stopWords, stemming: analyzer.stemming } };
-  } catch (err) {
-    await db.query('DELETE FROM bm25_index WHERE id = $1', [indexId]).catch(() => undefined);
-    throw err;
-  } finally {
-    buildRows.delete(indexId);
-  }
+  };
+  // The terms go in on another connection while the postings are keyed: two statements, two cores.
+  await Promise.all([postings.finish(), writeTerms()]);
+  // Fresh statistics: planned on empty tables' estimates, lookups take a hundred times longer (the
+  // postings got theirs as they were attached).
+  await db.query('ANALYZE bm25_term, bm25_doc');
+  return { docs, avgLength: docs ? tokens / docs : 0 };
+}
+
+/**
+ * Turns a filled row ready, for the version it was claimed for or (`publishedVersion`, an import's index) for the
+ * knowledge base's version now, and deletes the variant's previous index (its postings go by trigger, which
+ * takes a while).
+ */
+async function makeCurrent(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, indexId: number, filled: { docs: number; avgLength: number },
+  publishedVersion: boolean): Promise<Bm25Index> {
+  const { docs, avgLength } = filled;
+  const replaced = await inTransaction(db, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+    await client.query(
+      `UPDATE bm25_index SET status = 'READY', docs = $2, avg_length = $3, total = $2, done = $2, built_at = now(),
+              kb_version = CASE WHEN $4 THEN (SELECT updated_at FROM knowledge_base WHERE id = kb_id) ELSE kb_version END
+        WHERE id = $1`, [indexId, docs, avgLength, publishedVersion]);
+    const { rows } = await client.query<{ id: number }>(
+      `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'READY' AND id <> $5`,
+      [kbId, relations, analyzer.stopWords, analyzer.stemming, indexId]);
+    return rows.map((r) => r.id);
+  });
+  if (replaced.length) await db.query('DELETE FROM bm25_index WHERE id = ANY($1::int[])', [replaced]);
+  return { id: indexId, docs, avgLength, analyzer: { stopWords: analyzer.stopWords, stemming: analyzer.stemming } };
+}
+
+/** An import's index, built while the import goes on. */
+export interface ImportIndexBuild {
+  /** Follows the build's progress from now on. */
+  follow(onProgress: BuildProgress): void;
+  /** Once the import has published the version the build reads: waits for the build and makes it current. */
+  publish(): Promise<Bm25Index>;
+  /** The import failed: stops the build and deletes what it wrote. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Starts building the default index of the version an import is loading, from its staging entity table
+ * (keyed already), so that the build's analysis here and its writes overlap the import's index builds on the
+ * server. The row stays BUILDING until `publish`, which dates it to the published version; searches meanwhile
+ * use the previous version's index, and after publishing wait for this one. Null when another build of the
+ * variant is running: the import then builds after publishing, as `ensureIndex` does.
+ */
+export async function startImportIndexBuild(db: Database, kbId: number, tables: { staging: string; live: string }, documents: number): Promise<ImportIndexBuild | null> {
+  const analyzer = DEFAULT_ANALYZER;
+  const row = await inTransaction(db, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+    await removeAbandonedBuilds(client, kbId);
+    const { rows: [other] } = await client.query(
+      `SELECT id FROM bm25_index WHERE kb_id = $1 AND NOT relations AND stop_words = $2 AND stemming = $3 AND status = 'BUILDING'`,
+      [kbId, analyzer.stopWords, analyzer.stemming]);
+    return other ? null : insertBuildRow(client, kbId, false, analyzer, documents);
+  });
+  if (!row) return null;
+  let follower: BuildProgress | undefined;
+  let last: [number, number] = [0, row.total];
+  let stopped = false;
+  const filled = fill(db, kbId, false, analyzer, row, (done, total) => { last = [done, total]; follower?.(done, total); },
+    { tables: [tables.staging, tables.live], stop: () => stopped });
+  filled.catch(() => undefined);
+  // A finished build waits for the import to publish: its heartbeat shows other hosts it is not abandoned.
+  const heartbeat = setInterval(() => {
+    db.query('UPDATE bm25_index SET heartbeat_at = now() WHERE id = $1', [row.id]).catch(() => undefined);
+  }, 60_000);
+  heartbeat.unref();
+  const remove = async () => {
+    clearInterval(heartbeat);
+    await db.query('DELETE FROM bm25_index WHERE id = $1', [row.id]).catch(() => undefined);
+    buildRows.delete(row.id);
+  };
+  return {
+    follow(onProgress) {
+      follower = onProgress;
+      onProgress(...last);
+    },
+    async publish() {
+      try {
+        const index = await makeCurrent(db, kbId, false, analyzer, row.id, await filled, true);
+        clearInterval(heartbeat);
+        buildRows.delete(row.id);
+        return index;
+      } catch (err) {
+        await remove();
+        throw err;
+      }
+    },
+    async discard() {
+      stopped = true;
+      await filled.catch(() => undefined);
+      await remove();
+    },
+  };
 }

@@ -174,3 +174,60 @@ describe('the BM25 index build as a job', () => {
     expect(rows).toEqual([{ id: joined.id }]);
   });
 });
+
+describe("an import's BM25 index", () => {
+  const postingTables = async () =>
+    (await pool().query<{ t: string }>(`SELECT relname AS t FROM pg_class WHERE relname ~ '^bm25_posting_[0-9]+$' ORDER BY 1`)).rows.map((r) => r.t);
+  const rows = async (kbId: number) =>
+    (await pool().query<{ id: number; status: string; current: boolean }>(
+      `SELECT i.id, i.status, i.kb_version = k.updated_at AS current FROM bm25_index i JOIN knowledge_base k ON k.id = i.kb_id WHERE i.kb_id = $1 ORDER BY i.id`,
+      [kbId])).rows;
+  const kbOfJob = async (jobId: number) => (await pool().query<{ kb_id: number }>('SELECT kb_id FROM import_job WHERE id = $1', [jobId])).rows[0]!.kb_id;
+
+  it('is analysed while the server builds the other indexes (PostgreSQL), is current for the published version, and ranks as one built afterwards', async () => {
+    // What the import's statistics phase sees: on PostgreSQL the build has begun, in a row no search uses yet.
+    const seen: Promise<{ status: string; current: boolean }[]>[] = [];
+    const { kbId } = await importKnowledgeBase(pool(), memorySource(KB), {
+      slug: 'bm25-during-import', format: 'test', files: [],
+      onProgress: (p) => { if (p.phase === 'statistics' && !seen.length) seen.push(kbOfJob(p.jobId).then(rows)); },
+    });
+    const during = await seen[0]!;
+    expect(during).toEqual(testDb.kind === 'postgres' ? [expect.objectContaining({ status: 'BUILDING' })] : []);
+
+    const index = (await currentIndex(pool(), kbId, false))!;
+    expect(await rows(kbId)).toEqual([{ id: index.id, status: 'READY', current: true }]);
+    // The same index as one built from the published tables (which replaces it): documents, lengths, terms and ranking.
+    const terms = async (i: Bm25Index) => (await pool().query('SELECT term, df FROM bm25_term WHERE index_id = $1 ORDER BY term', [i.id])).rows;
+    const query = 'inflammation of the bowel disease';
+    const [imported, importedTerms] = [await names(kbId, index, query), await terms(index)];
+    expect(importedTerms.length).toBeGreaterThan(10);
+    await pool().query(`UPDATE knowledge_base SET updated_at = updated_at + interval '1 second' WHERE id = $1`, [kbId]);
+    const rebuilt = await ensureIndex(pool(), kbId, false);
+    expect(rebuilt).toMatchObject({ docs: index.docs, avgLength: index.avgLength });
+    expect(await terms(rebuilt)).toEqual(importedTerms);
+    expect(await names(kbId, rebuilt, query)).toEqual(imported);
+    expect(imported[0]).toBe('a');
+  });
+
+  it('replaces the previous version’s index when a re-import publishes, and a cancelled re-import leaves the old one and no build behind', async () => {
+    const { kbId } = await importKnowledgeBase(pool(), memorySource(KB), { slug: 'bm25-reimport', format: 'test', files: [] });
+    const first = (await currentIndex(pool(), kbId, false))!;
+    await importKnowledgeBase(pool(), memorySource(KB), { slug: 'bm25-reimport', format: 'test', files: [], replace: true });
+    const second = (await currentIndex(pool(), kbId, false))!;
+    expect(second.id).not.toBe(first.id);
+    expect(await rows(kbId)).toEqual([{ id: second.id, status: 'READY', current: true }]);
+    const tables = await postingTables();
+    expect(tables).toContain(`bm25_posting_${second.id}`);
+    expect(tables).not.toContain(`bm25_posting_${first.id}`);
+
+    // Cancelled once the statistics phase has begun (after the build started on PostgreSQL), before publishing.
+    const cancelling = importKnowledgeBase(pool(), memorySource(KB), {
+      slug: 'bm25-reimport', format: 'test', files: [], replace: true,
+      onProgress: (p) => { if (p.phase === 'statistics') void pool().query('UPDATE import_job SET cancel_requested = true WHERE id = $1', [p.jobId]); },
+    });
+    await expect(cancelling).rejects.toThrow(/cancelled/i);
+    expect(await rows(kbId)).toEqual([{ id: second.id, status: 'READY', current: true }]);
+    expect(await postingTables()).toEqual(tables);
+    expect(await names(kbId, second, 'bowel')).toEqual(['a']);
+  });
+});

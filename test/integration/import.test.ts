@@ -146,6 +146,9 @@ describe('importing knowledge bases', () => {
     expect(summary).toMatchObject({ edges: 1, duplicateEdges: 2, relations: { r: 1 } });
     const a = await db().entity.findFirstOrThrow({ where: { externalId: 'a', kbId: summary.kbId } });
     expect(a.degree).toBe(1);
+    // The search table, filled while the edges' indexes were built, carries the recounted degree too.
+    const { rows } = await pool().query('SELECT degree FROM entity_search WHERE kb_id = $1 AND id = $2', [summary.kbId, a.id]);
+    expect(rows).toEqual([{ degree: 1 }]);
   });
 
   it('skb import skips bad rows up to the limit, reports them with file and line, and writes an error report', async () => {
