@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { discardImport } from './importer';
+import { removeAbandonedBuilds } from '../retrieval/bm25-index';
 import { runsHere } from './jobs';
 import { ownerGone } from './owner';
 import { stagingTables } from './partitions';
@@ -73,10 +74,11 @@ async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<
       await client.query('ROLLBACK');
       return false;
     }
-    // Killed while building the search index: the data was published, only the index is missing (its
-    // abandoned build is removed by the next build or start, and the index built on first use).
+    // Killed while building the search index: the data was published, only the index is missing (built on first use).
     const published = job.phase === 'search-index';
     if (job.kb_id !== null && !published) await discardImport(client, job.kb_id, job.created, staging);
+    // The BM25 index it had begun (on PostgreSQL before publishing), unfinished: its row and postings table go too.
+    if (job.kb_id !== null) await removeAbandonedBuilds(client, job.kb_id);
     await client.query(
       `UPDATE import_job SET status = $3::import_status, message = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
       [jobId, published ? `${message} It had published the knowledge base; its search index is built on first use.` : message, published ? 'SUCCEEDED' : 'FAILED'],

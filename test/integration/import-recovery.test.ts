@@ -10,6 +10,8 @@ import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { createStagingTables, stagingTables } from '../../lib/ingest/partitions';
 import { ABANDONED_AFTER_MINUTES, recoverAbandonedImports } from '../../lib/ingest/recovery';
 import { processStart } from '../../lib/ingest/owner';
+import { currentIndex } from '../../lib/retrieval/bm25-index';
+import { createPostingTable } from '../../lib/retrieval/bm25-write';
 import type { KnowledgeSource } from '../../lib/ingest/source';
 import { db, openAppDatabase, pool } from '../support/app-database';
 import { runSkb } from '../support/run-skb';
@@ -102,9 +104,19 @@ describe('recovering imports whose process is gone', () => {
     );
     const id = rows[0]!.id;
     await createStagingTables(pool(), stagingTables(id));
+    // The BM25 index it had begun before publishing (as on PostgreSQL), owned by the same dead process.
+    const live = (await currentIndex(pool(), kbId, false))!;
+    const { rows: [unfinished] } = await pool().query<{ id: number }>(
+      `INSERT INTO bm25_index (kb_id, relations, status, kb_version, docs, avg_length, done, total, owner_host, owner_pid)
+       SELECT id, false, 'BUILDING', updated_at, 0, 0, 0, 1, $2, $3 FROM knowledge_base WHERE id = $1 RETURNING id`,
+      [kbId, os.hostname(), deadPid()]);
+    await createPostingTable(pool(), unfinished!.id);
     expect(await recoverAbandonedImports(pool())).toEqual([id]);
     expect(await tablesOfJob(id)).toEqual([]);
     expect(await db().knowledgeBase.findUniqueOrThrow({ where: { id: kbId } })).toMatchObject({ status: 'READY', entityCount: 1 });
+    const { rows: indexes } = await pool().query('SELECT id, status FROM bm25_index WHERE kb_id = $1', [kbId]);
+    expect(indexes).toEqual([{ id: live.id, status: 'READY' }]);
+    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_posting_${unfinished!.id}`])).rows).toEqual([{ t: null }]);
   });
 
   it('marks a job killed while building the search index succeeded: its data was published already', async () => {
