@@ -200,6 +200,7 @@ async function buildSearchIndex(pool: pg.Pool, kbId: number, progress: ImportPro
   }
 }
 
+/** The knowledge base the import writes to: a new one in LOADING state (invisible), or the one it replaces. */
 async function claimKnowledgeBase(pool: pg.Pool, opts: ImportOptions): Promise<{ kbId: number; created: boolean }> {
   const existing = await pool.query<{ id: number; status: string }>('SELECT id, status FROM knowledge_base WHERE slug = $1', [opts.slug]);
   const row = existing.rows[0];

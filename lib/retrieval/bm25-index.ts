@@ -96,20 +96,37 @@ type Claim = { index: Bm25Index } | { waitFor: number } | { build: { id: number;
 async function claimAndBuild(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, onProgress: BuildProgress): Promise<Bm25Index> {
   for (;;) {
     const claim = await inTransaction(db, async (client): Promise<Claim> => {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+      await lockIndexes(client, kbId);
       await removeAbandonedBuilds(client, kbId);
       const index = await currentIndex(client, kbId, relations, analyzer);
       if (index) return { index };
-      const { rows: [other] } = await client.query<{ id: number }>(
-        `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'BUILDING'`,
-        [kbId, relations, analyzer.stopWords, analyzer.stemming]);
-      if (other) return { waitFor: other.id };
+      const other = await runningBuild(client, kbId, relations, analyzer);
+      if (other !== null) return { waitFor: other };
       return { build: await insertBuildRow(client, kbId, relations, analyzer, null) };
     });
     if ('index' in claim) return claim.index;
     if ('build' in claim) return build(db, kbId, relations, analyzer, claim.build, onProgress);
     await waitForBuild(db, claim.waitFor, onProgress);
   }
+}
+
+/** Makes a knowledge base's index claims and swaps take turns, to the end of the transaction. */
+async function lockIndexes(client: Queryable, kbId: number): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+}
+
+/** The id of the variant's BUILDING row, or null. */
+async function runningBuild(client: Queryable, kbId: number, relations: boolean, analyzer: Analyzer): Promise<number | null> {
+  const { rows } = await client.query<{ id: number }>(
+    `SELECT id FROM bm25_index WHERE kb_id = $1 AND relations = $2 AND stop_words = $3 AND stemming = $4 AND status = 'BUILDING'`,
+    [kbId, relations, analyzer.stopWords, analyzer.stemming]);
+  return rows[0]?.id ?? null;
+}
+
+/** Deletes a build this process ran (its postings table goes by trigger) and forgets it. */
+async function dropBuild(db: Queryable, indexId: number): Promise<void> {
+  await db.query('DELETE FROM bm25_index WHERE id = $1', [indexId]).catch(() => undefined);
+  buildRows.delete(indexId);
 }
 
 /**
@@ -227,12 +244,12 @@ class Vocabulary {
 async function build(db: Database, kbId: number, relations: boolean, analyzer: Analyzer, row: { id: number; total: number }, onProgress: BuildProgress): Promise<Bm25Index> {
   try {
     const filled = await fill(db, kbId, relations, analyzer, row, onProgress, { tables: ['entity'] });
-    return await makeCurrent(db, kbId, relations, analyzer, row.id, filled, false);
-  } catch (err) {
-    await db.query('DELETE FROM bm25_index WHERE id = $1', [row.id]).catch(() => undefined);
-    throw err;
-  } finally {
+    const index = await makeCurrent(db, kbId, relations, analyzer, row.id, filled, false);
     buildRows.delete(row.id);
+    return index;
+  } catch (err) {
+    await dropBuild(db, row.id);
+    throw err;
   }
 }
 
@@ -317,7 +334,7 @@ async function makeCurrent(db: Database, kbId: number, relations: boolean, analy
   publishedVersion: boolean): Promise<Bm25Index> {
   const { docs, avgLength } = filled;
   const replaced = await inTransaction(db, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+    await lockIndexes(client, kbId);
     await client.query(
       `UPDATE bm25_index SET status = 'READY', docs = $2, avg_length = $3, total = $2, done = $2, built_at = now(),
               kb_version = CASE WHEN $4 THEN (SELECT updated_at FROM knowledge_base WHERE id = kb_id) ELSE kb_version END
@@ -351,12 +368,9 @@ export interface ImportIndexBuild {
 export async function startImportIndexBuild(db: Database, kbId: number, tables: { staging: string; live: string }, documents: number): Promise<ImportIndexBuild | null> {
   const analyzer = DEFAULT_ANALYZER;
   const row = await inTransaction(db, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('bm25_index'), $1)`, [kbId]);
+    await lockIndexes(client, kbId);
     await removeAbandonedBuilds(client, kbId);
-    const { rows: [other] } = await client.query(
-      `SELECT id FROM bm25_index WHERE kb_id = $1 AND NOT relations AND stop_words = $2 AND stemming = $3 AND status = 'BUILDING'`,
-      [kbId, analyzer.stopWords, analyzer.stemming]);
-    return other ? null : insertBuildRow(client, kbId, false, analyzer, documents);
+    return (await runningBuild(client, kbId, false, analyzer)) === null ? insertBuildRow(client, kbId, false, analyzer, documents) : null;
   });
   if (!row) return null;
   let follower: BuildProgress | undefined;
@@ -372,8 +386,7 @@ export async function startImportIndexBuild(db: Database, kbId: number, tables: 
   heartbeat.unref();
   const remove = async () => {
     clearInterval(heartbeat);
-    await db.query('DELETE FROM bm25_index WHERE id = $1', [row.id]).catch(() => undefined);
-    buildRows.delete(row.id);
+    await dropBuild(db, row.id);
   };
   return {
     follow(onProgress) {
