@@ -118,6 +118,15 @@ export async function lockOwnActive(db: Queryable, assignmentId: number, annotat
   return a;
 }
 
+/**
+ * An audit's work goes through its own steps (lib/authoring/audit-work.ts and audit-review.ts): the steps that
+ * write a new query refuse its assignments (400, nothing written), or an audit could be handed in without every
+ * answer judged and approved as a new query of the audited set, its item left without an outcome.
+ */
+export function refuseAudit(kind: CampaignKind, instead: string): void {
+  if (kind === 'audit') throw badRequest(`This assignment is part of an audit campaign: ${instead}`);
+}
+
 /** Pushes a locked assignment's lease end a full lease length from now. */
 export async function extendLease(db: Queryable, assignmentId: number, a: LockedAssignment): Promise<string> {
   const { rows } = await db.query<{ until: string }>(

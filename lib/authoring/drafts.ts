@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest, conflict } from '../errors';
 import { idSchema } from '../input';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
-import { extendLease, lockOwnActive } from './assignments';
+import { extendLease, lockOwnActive, refuseAudit } from './assignments';
 import { findLeaks, type LeakMatch } from './leak';
 
 export const MAX_QUERY_LENGTH = 1000;
@@ -45,6 +45,7 @@ export async function saveDraft(db: Database, assignmentId: number, annotatorId:
   if (input.text.length > MAX_QUERY_LENGTH) throw badRequest(`text: at most ${MAX_QUERY_LENGTH} characters (got ${input.text.length})`);
   return inTransaction(db, async (client) => {
     const a = await lockOwnActive(client, assignmentId, annotatorId);
+    refuseAudit(a.kind, 'it has no query text to write; judge its answers and flag the query instead');
     const current = await client.query<{ version: number }>('SELECT version FROM query_draft WHERE assignment_id = $1', [assignmentId]);
     const stored = current.rows[0]?.version ?? 0;
     if (stored !== input.version) {

@@ -1,5 +1,7 @@
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { auditSql, inTransaction, type Database, type Queryable } from '../db/transaction';
+import { refuseAudit } from './assignments';
+import type { CampaignKind } from './campaigns';
 import { storedDifficulty } from './difficulty';
 
 export interface SubmittedWork {
@@ -103,7 +105,7 @@ export async function seedReview(db: Queryable, campaignId: number, entityId: nu
 
 /** Locks a submitted assignment for a review decision, which its own author may not make. */
 export async function lockForReview(client: Queryable, assignmentId: number, reviewerId: number) {
-  const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string; kind: string }>(
+  const { rows: [a] } = await client.query<{ campaign_id: number; entity_id: number; annotator_id: number; status: string; kb_id: number; query_set_id: number | null; name: string; kind: CampaignKind }>(
     `SELECT a.campaign_id, a.entity_id, a.annotator_id, a.status, c.kb_id, c.query_set_id, c.name, c.kind
        FROM assignment a JOIN campaign c ON c.id = a.campaign_id WHERE a.id = $1 FOR UPDATE OF a`, [assignmentId]);
   if (!a) throw notFound(`No assignment ${assignmentId}`);
@@ -141,6 +143,7 @@ export interface Decision {
 export async function approveQuery(db: Database, assignmentId: number, reviewerId: number, opts: { decisions: Decision[]; text?: string }): Promise<{ queryId: string; answers: string[] }> {
   return inTransaction(db, async (client) => {
     const a = await lockForReview(client, assignmentId, reviewerId);
+    refuseAudit(a.kind, 'approve it as an audit (POST /api/assignments/:id/audit/approve)');
     if (!a.query_set_id) throw conflict('The campaign has no query set to approve into');
     const work = await submittedForSeed(client, a.campaign_id, a.entity_id);
     const chosenBy = new Map<number, string[]>();

@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
 import { auditSql, inTransaction, type Database } from '../db/transaction';
-import { lockOwnActive } from './assignments';
+import { lockOwnActive, refuseAudit } from './assignments';
 import { seedNames } from './drafts';
 import { findLeaks } from './leak';
 
@@ -23,6 +23,7 @@ export interface Submission {
 export async function submitAssignment(db: Database, assignmentId: number, annotatorId: number, draftVersion: number): Promise<Submission> {
   return inTransaction(db, async (client) => {
     const a = await lockOwnActive(client, assignmentId, annotatorId);
+    refuseAudit(a.kind, 'submit it as an audit (POST /api/assignments/:id/audit/submit)');
     const { rows: [draft] } = await client.query<{ text: string; version: number }>('SELECT text, version FROM query_draft WHERE assignment_id = $1', [assignmentId]);
     if (!draft || !draft.text.trim()) throw badRequest('text: the query is empty; write it before submitting');
     if (draft.version !== draftVersion) throw badRequest(`The draft was saved elsewhere (version ${draft.version}; you submitted version ${draftVersion}). Reload it and submit again.`);

@@ -4,8 +4,9 @@ import { auditErrors } from '../../lib/authoring/audit-errors';
 import { approveAudit, auditItemReview, auditReviewQueue } from '../../lib/authoring/audit-review';
 import { auditWorkspace, saveAuditFlags, submitAudit } from '../../lib/authoring/audit-work';
 import { createAuditCampaign } from '../../lib/authoring/audit-campaign';
-import { judge } from '../../lib/authoring/drafts';
-import { returnAssignment } from '../../lib/authoring/review';
+import { judge, saveDraft } from '../../lib/authoring/drafts';
+import { approveQuery, returnAssignment } from '../../lib/authoring/review';
+import { submitAssignment } from '../../lib/authoring/submit';
 import { campaignStats } from '../../lib/authoring/stats';
 import type { SessionUser } from '../../lib/auth/session';
 import { createUser } from '../../lib/auth/users';
@@ -287,6 +288,33 @@ describe('an audit campaign over an existing query set', () => {
     const errors = await auditErrors(pool(), leaks);
     expect(errors).toMatchObject({ audited: 1, changes: { answersRemoved: 0, answersAdded: 0, flagged: 1, removed: 0 } });
     expect(errors.total).toMatchObject({ audited: 1, errors: 1 });
+  });
+
+  it('keeps an audit out of the steps that write new queries: no draft, plain submission or plain approval, nothing written', async () => {
+    const res = await createThroughRoute(users.curator, 'prime-audit', { name: 'audit-plain-steps', annotators: ['annotator@example.org'] });
+    const campaign = res.body.id as number;
+    const a = (await claimNext(pool(), campaign, users.annotator.id))!;
+    const ws = await auditWorkspace(pool(), a.id, users.annotator.id);
+    for (const answer of ws.item.answers) await judge(pool(), a.id, users.annotator.id, { entityId: answer.entityId!, label: 'relevant', version: 0 });
+    const draft = await failure(saveDraft(pool(), a.id, users.annotator.id, { text: 'A brand new query', version: 0 }));
+    expect([draft.status, draft.message]).toEqual([400, 'This assignment is part of an audit campaign: it has no query text to write; judge its answers and flag the query instead']);
+    const plainSubmit = await failure(submitAssignment(pool(), a.id, users.annotator.id, 0));
+    expect([plainSubmit.status, plainSubmit.message]).toEqual([400, 'This assignment is part of an audit campaign: submit it as an audit (POST /api/assignments/:id/audit/submit)']);
+    expect((await auditWorkspace(pool(), a.id, users.annotator.id)).assignment.status).toBe('ACTIVE');
+    await submitAudit(pool(), a.id, users.annotator.id);
+
+    // Approved as a new query, the audit would add one to the audited set and leave its item without an outcome.
+    const set = await getQuerySet(pool(), kbId, 'prime-audit');
+    const queries = async () => (await pool().query<{ id: string }>('SELECT external_id AS id FROM query WHERE set_id = $1 ORDER BY position', [set.id])).rows.map((r) => r.id);
+    const before = await queries();
+    const decisions = ws.item.answers.map((answer) => ({ entityId: answer.entityId!, accept: true }));
+    const plainApproval = await failure(approveQuery(pool(), a.id, users.reviewer.id, { decisions, text: 'A brand new query' }));
+    expect([plainApproval.status, plainApproval.message]).toEqual([400, 'This assignment is part of an audit campaign: approve it as an audit (POST /api/assignments/:id/audit/approve)']);
+    expect(await queries()).toEqual(before);
+    const { rows: [item] } = await pool().query('SELECT a.status, i.outcome FROM assignment a JOIN audit_item i ON i.campaign_id = a.campaign_id AND i.unit = a.entity_id WHERE a.id = $1', [a.id]);
+    expect(item).toEqual({ status: 'SUBMITTED', outcome: null });
+    // The audit's own approval still decides it.
+    expect(await approveAudit(pool(), a.id, users.reviewer.id, { decisions, query: { action: 'keep', flags: [], note: '' } })).toMatchObject({ action: 'keep', error: false, version: null });
   });
 
   it('audits a release, refusing one whose queries have left the set', async () => {
