@@ -81,13 +81,13 @@ const neighbours = (node: string, relations = '$4') => `
   SELECT source_id, type_id, false FROM edge
    WHERE kb_id = $1 AND target_id = ${node} AND type_id = ANY(${relations}::int[])`;
 
-/** The edges between `node` and the far end ($3) by exact lookups; `fwd` when stored from the far end. */
-const edgesToFar = (node: string) => `
+/** The edges between `node` and an endpoint (`end`, $2 or $3) by exact lookups; `fwd` when stored from `end`. */
+const edgesToEnd = (end: '$2' | '$3', node: string) => `
   SELECT type_id, true AS fwd FROM edge
-   WHERE kb_id = $1 AND source_id = $3 AND type_id = ANY($4::int[]) AND target_id = ${node}
+   WHERE kb_id = $1 AND source_id = ${end} AND type_id = ANY($4::int[]) AND target_id = ${node}
   UNION ALL
   SELECT type_id, false FROM edge
-   WHERE kb_id = $1 AND source_id = ${node} AND type_id = ANY($4::int[]) AND target_id = $3`;
+   WHERE kb_id = $1 AND source_id = ${node} AND type_id = ANY($4::int[]) AND target_id = ${end}`;
 
 /** A path as stored edges: hop i joins nodes[i] and nodes[i+1]; `fwd` when stored in walking order. */
 interface RawPath {
@@ -150,6 +150,9 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions, tunin
   const [near, far] = from.degree <= to.degree ? [from.id, to.id] : [to.id, from.id];
   const [nearDegree, farDegree] = near === from.id ? [from.degree, to.degree] : [to.degree, from.degree];
   const params = [kbId, near, far, relationIds];
+  // The 3-hop walk tests membership in the far end's neighbour list with a hashed subplan, which PostgreSQL
+  // uses only while the list fits in work memory (else it rescans the list per row): size it by the degree.
+  await db.query(`SET LOCAL work_mem = '${workMemMb(farDegree)}MB'`);
 
   // 1 hop: point lookups on the primary key, one per relation and direction.
   const { rows: direct } = await db.query<{ type_id: number; fwd: boolean }>(
@@ -165,7 +168,7 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions, tunin
     const { total, rows } = await pagedPaths<{ m: number; r1: number; f1: boolean; r2: number; f2: boolean }>(db, probe
       ? `a AS MATERIALIZED (${neighbours('$2')}),
          paths AS (SELECT a.node AS m, a.type_id AS r1, a.fwd AS f1, z.type_id AS r2, z.fwd AS f2
-                     FROM a CROSS JOIN LATERAL (${edgesToFar('a.node')}) z WHERE a.node <> $2 AND a.node <> $3)`
+                     FROM a CROSS JOIN LATERAL (${edgesToEnd('$3', 'a.node')}) z WHERE a.node <> $2 AND a.node <> $3)`
       : `a AS (${neighbours('$2')}), b AS (${neighbours('$3')}),
          paths AS (SELECT a.node AS m, a.type_id AS r1, a.fwd AS f1, b.type_id AS r2, b.fwd AS f2
                      FROM a JOIN b ON b.node = a.node WHERE a.node <> $2 AND a.node <> $3)`,
@@ -219,6 +222,11 @@ async function searchPaths(db: Queryable, kbId: number, opts: PathOptions, tunin
   };
 }
 
+/** Work memory for a neighbour list of `degree` rows hashed twice (about 100 bytes a row), 32 to 512 MB. */
+export function workMemMb(degree: number): number {
+  return Math.min(512, Math.max(32, Math.ceil((degree * 100) / 2 ** 20)));
+}
+
 function reverse(p: RawPath): RawPath {
   return { nodes: [...p.nodes].reverse(), hops: [...p.hops].reverse().map((h) => ({ relationId: h.relationId, fwd: !h.fwd })) };
 }
@@ -251,12 +259,11 @@ function expandCtes(weigh: boolean): string {
   return `s AS MATERIALIZED (${neighbours('$2')}),
     o AS MATERIALIZED (${neighbours('$3')}),
     x AS MATERIALIZED (SELECT DISTINCT node AS id FROM s WHERE node <> $2 AND node <> $3),
-    y AS MATERIALIZED (SELECT DISTINCT node AS id FROM o WHERE node <> $2 AND node <> $3),
     cost AS (SELECT ${weigh ? 'sum(e.degree) AS cost FROM entity e WHERE e.kb_id = $1 AND e.id IN (SELECT id FROM x)' : 'NULL::bigint AS cost'}),
     mid AS (
       SELECT x.id AS a, m.node AS b, m.type_id AS r2, m.fwd AS f2
         FROM x CROSS JOIN LATERAL (${neighbours('x.id')}) m
-       WHERE m.node <> x.id AND (m.node IN (SELECT id FROM y)) IS TRUE),
+       WHERE m.node <> x.id AND m.node <> $2 AND m.node <> $3 AND (m.node IN (SELECT node FROM o)) IS TRUE),
     ${PATHS_FROM_MIDDLE}`;
 }
 
@@ -303,9 +310,15 @@ function weighedCtes(probeAll: boolean): string {
 
 /**
  * Middle edges (a–b, `f2` when stored a -> b) completed by the near end's edges to a and the far end's to b:
- * all of them (`paths`, only scanned to count) and those of the first $5 middle edges (`page`, at least $5
- * paths when more exist). Joining a short prefix keeps the middle enumeration lazy whatever join the planner picks.
+ * all of them (`paths`, only scanned to count, joined to the neighbour lists) and those of the first $5 middle
+ * edges (`page`, at least $5 paths when more exist). The page looks its end edges up by key: joined to a hub's
+ * neighbour list instead, the planner may loop over all of it once per middle edge (326,000 x 501 at MAG size).
  */
-const PATHS_FROM_MIDDLE = ['paths', 'page'].map((name) => `${name} AS (
+const PATHS_FROM_MIDDLE = `paths AS (
       SELECT m.a, m.b, s.type_id AS r1, s.fwd AS f1, m.r2, m.f2, o.type_id AS r3, o.fwd AS f3
-        FROM ${name === 'page' ? '(SELECT * FROM mid LIMIT $5)' : 'mid'} m JOIN s ON s.node = m.a JOIN o ON o.node = m.b)`).join(',\n    ');
+        FROM mid m JOIN s ON s.node = m.a JOIN o ON o.node = m.b),
+    page AS (
+      SELECT m.a, m.b, s.type_id AS r1, s.fwd AS f1, m.r2, m.f2, o.type_id AS r3, o.fwd AS f3
+        FROM (SELECT * FROM mid LIMIT $5) m
+        CROSS JOIN LATERAL (${edgesToEnd('$2', 'm.a')}) s
+        CROSS JOIN LATERAL (${edgesToEnd('$3', 'm.b')}) o)`;
