@@ -25,7 +25,13 @@ export async function time<T>(name: string, inputs: T[], fn: (input: T) => Promi
     await fn(input);
     ms.push(performance.now() - t);
   }
-  ms.sort((a, b) => a - b);
+  return timingOf(name, ms);
+}
+
+/** The percentiles of durations measured elsewhere (e.g. by a browser's own clock). */
+export function timingOf(name: string, durations: number[]): Timing {
+  if (durations.length === 0) throw new Error(`${name}: nothing measured`);
+  const ms = [...durations].sort((a, b) => a - b);
   return { name, runs: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms[ms.length - 1]! };
 }
 
