@@ -157,6 +157,12 @@ function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first
 const SAMPLE = 256;
 /** Postings of the rarest terms added up to choose them. */
 const SAMPLE_POSTINGS = 32_768;
+/**
+ * Touched documents are visited in slot order, by one pass over the scores, once they are more than one in
+ * this many: in order, the array's reads are cheaper than half a million of them scattered (a 20-word question
+ * on MAG touches about a quarter of its 1.9M documents; docs/benchmarks.md).
+ */
+const SCAN_SHARE = 8;
 
 /**
  * A lower bound on the depth-th best score, or -Infinity: the depth-th best of a sample scored in full (each
@@ -185,40 +191,28 @@ function sampleFloor(terms: QueryTerms, { first, scores, touched }: Work, norm: 
   }
   if (slots.size < depth) return -Infinity;
   const top = new TopK(depth);
-  for (const slot of slots) {
-    let score = 0;
-    for (let t = 0; t < terms.length; t++) {
-      const { w, p } = terms[t]!;
-      const tf = countIn(p, dense[t], slot, first);
-      if (tf) score += (w * tf) / (tf + norm[slot]!);
-    }
-    top.push(score, slot + first, slot);
-  }
+  for (const slot of slots) top.push(scoreOn(terms, 0, 0, slot, first, norm, dense), slot + first, slot);
   return top.lowest() * (1 - SLACK);
 }
 
+/** `partial` (the document's sum over the terms before `from`) plus the terms from `from` on, added in order: the full sum's additions, so its bits. */
+function scoreOn(terms: QueryTerms, from: number, partial: number, slot: number, first: number, norm: Float64Array, dense: (Uint8Array | undefined)[]): number {
+  let score = partial;
+  for (let t = from; t < terms.length; t++) {
+    const { w, p } = terms[t]!;
+    const tf = countIn(p, dense[t], slot, first);
+    if (tf) score += (w * tf) / (tf + norm[slot]!);
+  }
+  return score;
+}
+
 /**
- * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up the postings of its
- * commonest words (MaxScore). Each term has a bound: its weight times its highest impact (tf / (tf + norm)). A
- * first floor comes from scoring a sample in full (`sampleFloor`); the commonest terms (last in the summing
- * order, rarest first) whose bounds sum below it are left out of the term-at-a-time sum over the others. Each
- * touched document then goes on from its partial score through those terms in order, each count read from the
- * term's byte per document (terms in at least DENSE_SHARE of the documents) or found by binary search, and is
- * dropped as soon as its score plus the bounds of the terms left falls below the floor (the depth-th best so
- * far, once higher; documents are taken in the order they were first touched, rarest term first, so the best
- * come early). The same additions in the same order, so the same scores to the last bit. A document holding
- * none of the summed terms scores at most the others' bounds, below the floor. `added`: the postings added
- * term at a time.
+ * Where the summed terms end: from the commonest back, the terms whose bounds sum below the floor are left out
+ * (at least one term is summed); their bounds go into `bounds`, their sum is `rest`.
  */
-export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
-  const { first, scores, touched } = work;
-  const documents = scores.length;
-  const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
-  let floor = terms.length > 1 && depth > 0 ? sampleFloor(terms, work, norm, depth, dense) : -Infinity;
-  // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
+function splitBelow(terms: QueryTerms, floor: number, first: number, norm: Float64Array, bounds: Float64Array): { split: number; rest: number } {
   let split = terms.length;
   let rest = 0;
-  const bounds = new Float64Array(terms.length);
   while (split > 1) {
     const t = terms[split - 1]!;
     const bound = t.w * maxImpact(t.p, first, norm) * (1 + SLACK);
@@ -226,9 +220,29 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
     rest += bound;
     bounds[--split] = bound;
   }
-  if (split === terms.length) {
-    return { top: scoreAll(terms, work, norm, (s, t, count) => topOf(s, t, count, first, depth)), added: terms.reduce((a, t) => a + t.p.entities.length, 0) };
-  }
+  return { split, rest };
+}
+
+/**
+ * The `depth` best of the query, exactly as `scoreAll` would rank them, without adding up the postings of its
+ * commonest words (MaxScore). Each term has a bound: its weight times its highest impact (tf / (tf + norm)). A
+ * first floor comes from scoring a sample in full (`sampleFloor`); the commonest terms (last in the summing
+ * order, rarest first) whose bounds sum below it are left out of the term-at-a-time sum over the others. Each
+ * touched document then goes on from its partial score through the terms left out (`completed`), and is
+ * dropped once it cannot reach the floor (the depth-th best so far, once higher). Touched documents are taken
+ * in the order they were first touched (rarest term first, so the best come early), or, when they are more
+ * than one in SCAN_SHARE of all, in slot order by one pass over the scores. The same additions in the same
+ * order, so the same scores to the last bit. A document holding none of the summed terms scores at most the
+ * others' bounds, below the floor. `added`: the postings added term at a time.
+ */
+export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
+  const { first, scores, touched } = work;
+  const documents = scores.length;
+  const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
+  let floor = terms.length > 1 && depth > 0 ? sampleFloor(terms, work, norm, depth, dense) : -Infinity;
+  const bounds = new Float64Array(terms.length);
+  // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
+  const { split, rest } = splitBelow(terms, floor, first, norm, bounds);
   let count = 0;
   let added = 0;
   for (let c = 0; c < split; c++) {
@@ -236,31 +250,19 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
     added += terms[c]!.p.entities.length;
   }
   const top = new TopK(depth);
-  for (let k = 0; k < count; k++) {
-    const slot = touched[k]!;
-    let score = scores[slot]!;
+  const scan = count * SCAN_SHARE > documents;
+  for (let k = 0, end = scan ? documents : count; k < end; k++) {
+    const slot = scan ? k : touched[k]!;
+    const partial = scores[slot]!;
+    // In a scan, an untouched document (every touched one scores above 0).
+    if (partial === 0) continue;
     scores[slot] = 0;
-    let left = rest;
-    for (let c = split; c < terms.length && score + left >= floor; c++) {
-      left -= bounds[c]!;
-      const tf = countIn(terms[c]!.p, dense[c], slot, first);
-      if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
-    }
-    if (score + left < floor) continue;
+    const score = completed(terms, split, rest, bounds, dense, first, norm, slot, partial, floor);
+    if (score < floor) continue;
     top.push(score, slot + first, slot);
     if (top.size === depth) floor = Math.max(floor, top.lowest() * (1 - SLACK));
   }
   return { top: top.sorted().map(({ id, score }) => ({ entityId: id, score })), added };
-}
-
-/** The `depth` best of `scores` (entities with a positive score), best first. */
-function topOf(scores: Float64Array, touched: Int32Array, count: number, first: number, depth: number): Scored[] {
-  const top = new TopK(depth);
-  for (let k = 0; k < count; k++) {
-    const slot = touched[k]!;
-    top.push(scores[slot]!, slot + first, slot);
-  }
-  return top.sorted().map(({ id, score }) => ({ entityId: id, score }));
 }
 
 /** Each rising slot's count of the term (0 if absent), into `out`: a galloping search on from the previous slot's place. */
@@ -285,4 +287,20 @@ export function countsAt({ entities, tfs }: Postings, slots: Int32Array, first: 
     at = lo;
     out[k] = entities[lo] === target ? tfs[lo]! : 0;
   }
+}
+
+/**
+ * A touched document's full score: from its partial one through the terms left out of the sum, in order, each
+ * count read from the term's byte per document (terms in at least DENSE_SHARE of the documents) or found by
+ * binary search; -Infinity as soon as its score plus the bounds of the terms left falls below the floor.
+ */
+function completed(terms: QueryTerms, split: number, rest: number, bounds: Float64Array, dense: (Uint8Array | undefined)[], first: number, norm: Float64Array, slot: number, partial: number, floor: number): number {
+  let score = partial;
+  let left = rest;
+  for (let c = split; c < terms.length && score + left >= floor; c++) {
+    left -= bounds[c]!;
+    const tf = countIn(terms[c]!.p, dense[c], slot, first);
+    if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
+  }
+  return score + left < floor ? -Infinity : score;
 }
