@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
+import { APP_SESSION_OPTIONS } from './session';
 
 /**
  * One pg pool per process, shared by Prisma (through the driver adapter) and by the raw SQL of the
@@ -30,7 +31,7 @@ function handles(): DbHandles {
   const url = databaseUrl();
   const existing = globalForDb.__skbDb;
   if (existing && existing.url === url) return existing;
-  globalForDb.__skbDb = openHandles({ connectionString: url });
+  globalForDb.__skbDb = openHandles({ connectionString: url, options: APP_SESSION_OPTIONS });
   return globalForDb.__skbDb;
 }
 
@@ -39,7 +40,7 @@ function handles(): DbHandles {
  * replica, or the primary itself): a write sent to the read pool by mistake fails instead of going unnoticed.
  * The application name tells them apart from the primary pool's in pg_stat_activity.
  */
-const READ_SESSION = { options: '-c default_transaction_read_only=on', application_name: 'skb-read' };
+const READ_SESSION = { options: `${APP_SESSION_OPTIONS} -c default_transaction_read_only=on`, application_name: 'skb-read' };
 
 function readHandles(): DbHandles {
   const url = readDatabaseUrl();

@@ -300,15 +300,12 @@ function backwardsCondition(step: ResolvedStep, setSize: string, p: Params, budg
 const SET_WORK_MEM = '64MB';
 
 /**
- * Runs `fn` in a read-only transaction with JIT compilation off: the step plans carry large cost estimates
- * (for the side that does not run, too), which would otherwise trigger hundreds of milliseconds of JIT
- * compilation for queries that take tens.
+ * Runs `fn` in a read-only transaction, where it sets its planner settings with SET LOCAL. JIT compilation is
+ * off in every app session (lib/db/session): these plans carry large cost estimates (for the side that does
+ * not run, too), which would otherwise trigger hundreds of milliseconds of it for queries that take tens.
  */
-export async function jitFreeRead<T>(db: Database, fn: (client: Queryable) => Promise<T>): Promise<T> {
-  return inTransaction(db, async (client) => {
-    await client.query('SET LOCAL jit = off');
-    return fn(client);
-  }, 'READ COMMITTED', 'READ ONLY');
+export async function readTransaction<T>(db: Database, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  return inTransaction(db, fn, 'READ COMMITTED', 'READ ONLY');
 }
 
 /**
@@ -433,7 +430,7 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
   const ranked = Boolean(opts.q?.trim() || opts.relevance?.trim());
   const index = ranked ? await currentIndex(db, kbId, false) : null;
   if (ranked && !index) buildIndexInBackground(opts.primary ?? db, kbId);
-  return jitFreeRead(db, async (client) => {
+  return readTransaction(db, async (client) => {
     // The planner cannot see how small a step's set is (it guesses thousands for a hub's 20 neighbours) and
     // then merge- or hash-joins whole relations; the step plans are written as index walks, so keep them so.
     await client.query('SET LOCAL enable_mergejoin = off');

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { badRequest, notFound } from '../errors';
 import type { Direction } from './entity';
 import type { Database } from '../db/transaction';
-import { jitFreeRead } from './metapath';
+import { readTransaction } from './metapath';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -107,7 +107,7 @@ export async function findPaths(db: Database, kbId: number, opts: PathOptions, t
     throw badRequest(`hops: must be 1 to ${MAX_PATH_HOPS} (got ${opts.maxHops})`);
   }
   if (opts.from === opts.to) throw badRequest('to: must differ from from (a path joins two entities)');
-  return jitFreeRead(db, (client) => searchPaths(client, kbId, opts, tuning));
+  return readTransaction(db, (client) => searchPaths(client, kbId, opts, tuning));
 }
 
 async function searchPaths(db: Queryable, kbId: number, opts: PathOptions, tuning: PathTuning): Promise<PathsResult> {

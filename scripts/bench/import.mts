@@ -26,6 +26,7 @@ import { liveTables } from '../../lib/ingest/partitions';
 import { nativeSource } from '../../lib/ingest/readers/native';
 import { copyBaseline } from './copy-baseline';
 import { benchDataOptions, ensureDatabase } from './explorer-data';
+import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 
 const { values } = parseArgs({
   options: {
@@ -138,7 +139,7 @@ async function main() {
   const files = await ensureInput();
   const inputBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
   const target = await targetDatabase();
-  const pool = new pg.Pool({ connectionString: target.url, max: 4 });
+  const pool = new pg.Pool({ connectionString: target.url, max: 4, options: APP_SESSION_OPTIONS });
   // DROP DATABASE ... WITH (FORCE) at the end ends idle connections; that is expected.
   pool.on('error', () => {});
   try {

@@ -23,6 +23,7 @@ import { querySourceStats } from '../../lib/queries/stats';
 import type { QueryFormat } from '../../lib/queries/types';
 import { mulberry32 } from '../../lib/random';
 import { tokenise } from '../../lib/retrieval/tokenise';
+import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +38,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.database || !values.kb) throw new Error('Give --database URL and --kb SLUG (a knowledge base already imported there)');
-const pool = new pg.Pool({ connectionString: values.database, max: 4 });
+const pool = new pg.Pool({ connectionString: values.database, max: 4, options: APP_SESSION_OPTIONS });
 const { rows: [kb] } = await pool.query<{ id: number; entity_count: number }>('SELECT id, entity_count FROM knowledge_base WHERE slug = $1', [values.kb]);
 if (!kb) throw new Error(`No knowledge base ${values.kb} in ${values.database}`);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-query-sets-'));

@@ -29,8 +29,8 @@ describe('the read pool', () => {
     const read = readPool();
     expect(read).not.toBe(pool());
     expect(readDb()).not.toBe(db());
-    expect(read.options).toMatchObject({ connectionString: REPLICA, application_name: 'skb-read', options: '-c default_transaction_read_only=on' });
-    expect(pool().options.connectionString).toBe(PRIMARY);
+    expect(read.options).toMatchObject({ connectionString: REPLICA, application_name: 'skb-read', options: '-c jit=off -c default_transaction_read_only=on' });
+    expect(pool().options).toMatchObject({ connectionString: PRIMARY, options: '-c jit=off' });
     expect(readPool()).toBe(read);
   });
 });
