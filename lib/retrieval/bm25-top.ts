@@ -191,36 +191,16 @@ function sampleFloor(terms: QueryTerms, { first, scores, touched }: Work, norm: 
   }
   if (slots.size < depth) return -Infinity;
   const top = new TopK(depth);
-  for (const slot of slots) top.push(scoreOn(terms, 0, 0, slot, first, norm, dense), slot + first, slot);
+  for (const slot of slots) {
+    let score = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const { w, p } = terms[t]!;
+      const tf = countIn(p, dense[t], slot, first);
+      if (tf) score += (w * tf) / (tf + norm[slot]!);
+    }
+    top.push(score, slot + first, slot);
+  }
   return top.lowest() * (1 - SLACK);
-}
-
-/** `partial` (the document's sum over the terms before `from`) plus the terms from `from` on, added in order: the full sum's additions, so its bits. */
-function scoreOn(terms: QueryTerms, from: number, partial: number, slot: number, first: number, norm: Float64Array, dense: (Uint8Array | undefined)[]): number {
-  let score = partial;
-  for (let t = from; t < terms.length; t++) {
-    const { w, p } = terms[t]!;
-    const tf = countIn(p, dense[t], slot, first);
-    if (tf) score += (w * tf) / (tf + norm[slot]!);
-  }
-  return score;
-}
-
-/**
- * Where the summed terms end: from the commonest back, the terms whose bounds sum below the floor are left out
- * (at least one term is summed); their bounds go into `bounds`, their sum is `rest`.
- */
-function splitBelow(terms: QueryTerms, floor: number, first: number, norm: Float64Array, bounds: Float64Array): { split: number; rest: number } {
-  let split = terms.length;
-  let rest = 0;
-  while (split > 1) {
-    const t = terms[split - 1]!;
-    const bound = t.w * maxImpact(t.p, first, norm) * (1 + SLACK);
-    if (!(rest + bound < floor)) break;
-    rest += bound;
-    bounds[--split] = bound;
-  }
-  return { split, rest };
 }
 
 /**
@@ -228,21 +208,31 @@ function splitBelow(terms: QueryTerms, floor: number, first: number, norm: Float
  * commonest words (MaxScore). Each term has a bound: its weight times its highest impact (tf / (tf + norm)). A
  * first floor comes from scoring a sample in full (`sampleFloor`); the commonest terms (last in the summing
  * order, rarest first) whose bounds sum below it are left out of the term-at-a-time sum over the others. Each
- * touched document then goes on from its partial score through the terms left out (`completed`), and is
- * dropped once it cannot reach the floor (the depth-th best so far, once higher). Touched documents are taken
- * in the order they were first touched (rarest term first, so the best come early), or, when they are more
- * than one in SCAN_SHARE of all, in slot order by one pass over the scores. The same additions in the same
- * order, so the same scores to the last bit. A document holding none of the summed terms scores at most the
- * others' bounds, below the floor. `added`: the postings added term at a time.
+ * touched document then goes on from its partial score through those terms in order, each count read from the
+ * term's byte per document (terms in at least DENSE_SHARE of the documents) or found by binary search, and is
+ * dropped as soon as its score plus the bounds of the terms left falls below the floor (the depth-th best so
+ * far, once higher). Touched documents are taken in the order they were first touched (rarest term first, so
+ * the best come early), or, when they are more than one in SCAN_SHARE of all, in slot order by one pass over
+ * the scores. The same additions in the same order, so the same scores to the last bit. A document holding
+ * none of the summed terms scores at most the others' bounds, below the floor. `added`: the postings added
+ * term at a time.
  */
 export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, depth: number): { top: Scored[]; added: number } {
   const { first, scores, touched } = work;
   const documents = scores.length;
   const dense = terms.map(({ p }) => (isDense(p, documents) ? denseCounts(p, first, documents) : undefined));
   let floor = terms.length > 1 && depth > 0 ? sampleFloor(terms, work, norm, depth, dense) : -Infinity;
-  const bounds = new Float64Array(terms.length);
   // The summed terms are those before `split`; the bounds of those after it sum to `rest`, below the floor.
-  const { split, rest } = splitBelow(terms, floor, first, norm, bounds);
+  let split = terms.length;
+  let rest = 0;
+  const bounds = new Float64Array(terms.length);
+  while (split > 1) {
+    const t = terms[split - 1]!;
+    const bound = t.w * maxImpact(t.p, first, norm) * (1 + SLACK);
+    if (!(rest + bound < floor)) break;
+    rest += bound;
+    bounds[--split] = bound;
+  }
   let count = 0;
   let added = 0;
   for (let c = 0; c < split; c++) {
@@ -253,12 +243,17 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
   const scan = count * SCAN_SHARE > documents;
   for (let k = 0, end = scan ? documents : count; k < end; k++) {
     const slot = scan ? k : touched[k]!;
-    const partial = scores[slot]!;
+    let score = scores[slot]!;
     // In a scan, an untouched document (every touched one scores above 0).
-    if (partial === 0) continue;
+    if (score === 0) continue;
     scores[slot] = 0;
-    const score = completed(terms, split, rest, bounds, dense, first, norm, slot, partial, floor);
-    if (score < floor) continue;
+    let left = rest;
+    for (let c = split; c < terms.length && score + left >= floor; c++) {
+      left -= bounds[c]!;
+      const tf = countIn(terms[c]!.p, dense[c], slot, first);
+      if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
+    }
+    if (score + left < floor) continue;
     top.push(score, slot + first, slot);
     if (top.size === depth) floor = Math.max(floor, top.lowest() * (1 - SLACK));
   }
@@ -287,20 +282,4 @@ export function countsAt({ entities, tfs }: Postings, slots: Int32Array, first: 
     at = lo;
     out[k] = entities[lo] === target ? tfs[lo]! : 0;
   }
-}
-
-/**
- * A touched document's full score: from its partial one through the terms left out of the sum, in order, each
- * count read from the term's byte per document (terms in at least DENSE_SHARE of the documents) or found by
- * binary search; -Infinity as soon as its score plus the bounds of the terms left falls below the floor.
- */
-function completed(terms: QueryTerms, split: number, rest: number, bounds: Float64Array, dense: (Uint8Array | undefined)[], first: number, norm: Float64Array, slot: number, partial: number, floor: number): number {
-  let score = partial;
-  let left = rest;
-  for (let c = split; c < terms.length && score + left >= floor; c++) {
-    left -= bounds[c]!;
-    const tf = countIn(terms[c]!.p, dense[c], slot, first);
-    if (tf) score += (terms[c]!.w * tf) / (tf + norm[slot]!);
-  }
-  return score + left < floor ? -Infinity : score;
 }

@@ -15,7 +15,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import pg from 'pg';
 import { importQueries } from '../../lib/queries/import';
 import { DEFAULT_BASELINE, runBaseline, startBaseline } from '../../lib/queries/baseline';
 import { getRun } from '../../lib/queries/runs';
@@ -27,9 +26,8 @@ import { searchBm25 } from '../../lib/retrieval/bm25-search';
 import { parseSearchQuery } from '../../lib/retrieval/search-query';
 import { keepCommonPostings } from '../../lib/retrieval/bm25-warm';
 import { tokenise } from '../../lib/retrieval/tokenise';
-import { ensureBenchDatabase } from './explorer-data';
+import { ensureBenchDatabase, appSessionPool } from './explorer-data';
 import { table, time } from './measure';
-import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 
 const { values } = parseArgs({
   options: {
@@ -56,7 +54,7 @@ const SET = 'bm25-bench';
 
 if (Boolean(values.url) !== Boolean(values.kb)) throw new Error('--url and --kb go together');
 const existing = values.url ? null : await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: Number(values.entities), edges: Number(values.edges) });
-const pool = new pg.Pool({ connectionString: values.url ?? existing!.url, max: 4, options: APP_SESSION_OPTIONS });
+const pool = appSessionPool(values.url ?? existing!.url, 4);
 const kbId = existing?.kbId ?? (await pool.query<{ id: number }>('SELECT id FROM knowledge_base WHERE slug = $1', [values.kb])).rows[0]?.id;
 if (!kbId) throw new Error(`No knowledge base ${values.kb}`);
 const rng = mulberry32(20261125);

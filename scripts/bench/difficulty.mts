@@ -9,7 +9,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import pg from 'pg';
 import { claimNext, skipAssignment } from '../../lib/authoring/assignments';
 import { createCampaign } from '../../lib/authoring/campaigns';
 import { assignmentDifficulty, type DifficultyLabel } from '../../lib/authoring/difficulty';
@@ -17,7 +16,7 @@ import { judge, saveDraft } from '../../lib/authoring/drafts';
 import { mulberry32 } from '../../lib/random';
 import { ensureIndex } from '../../lib/retrieval/bm25-index';
 import { tokenise } from '../../lib/retrieval/tokenise';
-import { ensureBenchDatabase } from './explorer-data';
+import { ensureBenchDatabase, appSessionPool } from './explorer-data';
 import { table, time } from './measure';
 
 const { values } = parseArgs({
@@ -36,7 +35,7 @@ const QUERY_WORDS = 16;
 const BUDGET_MS = 100;
 
 const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: Number(values.entities), edges: Number(values.edges) });
-const pool = new pg.Pool({ connectionString: url, max: 4 });
+const pool = appSessionPool(url, 4);
 const rng = mulberry32(20261125);
 const pick = <T,>(xs: T[]) => xs[Math.floor(rng() * xs.length)]!;
 

@@ -7,11 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../lib/db/migrate';
+import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 import { SHAPES, generateKnowledgeBase, type Shape } from '../../lib/ingest/generate';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { nativeSource } from '../../lib/ingest/readers/native';
 
 export const BENCH_SLUG = 'bench-prime';
+
+/** A pool whose sessions are the app's (lib/db/session), so the benchmarks' statements are planned as the app's are. */
+export const appSessionPool = (connectionString: string, max: number) => new pg.Pool({ connectionString, max, options: APP_SESSION_OPTIONS });
 
 export interface BenchDataOptions {
   server: string;

@@ -9,18 +9,16 @@
 // The database is made on the first run (generate + import) and kept for later runs.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { autocomplete } from '../../lib/kb/autocomplete';
 import { getEntity, relationCounts } from '../../lib/kb/entity';
 import { evaluateMetapath, metapathSchema, movesFrom, WALK_EDGE_BUDGET, type MetapathStep } from '../../lib/kb/metapath';
 import { neighbourhood } from '../../lib/kb/neighbourhood';
 import { listNeighbours } from '../../lib/kb/neighbours';
 import { findPaths } from '../../lib/kb/paths';
-import { HUB_DEGREE, benchDataArgs, benchDataOptions, chooseHubs, ensureBenchDatabase, largestGroups, type BenchEntity } from './explorer-data';
+import { HUB_DEGREE, benchDataArgs, benchDataOptions, chooseHubs, ensureBenchDatabase, largestGroups, type BenchEntity, appSessionPool } from './explorer-data';
 import { searchMeasures } from './search-measures';
 import { mulberry32 } from '../../lib/random';
 import { percentile, table, time, type Timing } from './measure';
-import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 
 const MEASURES = ['entity', 'neighbours', 'search', 'autocomplete', 'graph', 'metapath', 'paths'] as const;
 const { values } = parseArgs({
@@ -45,7 +43,7 @@ if (unknown.length) throw new Error(`--measures: unknown ${unknown.join(', ')}; 
 const { url, kbId } = await ensureBenchDatabase(data);
 console.log(`Load average at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 // One connection more than the app needs per request, as in the app's pool.
-const pool = new pg.Pool({ connectionString: url, max: 4, options: APP_SESSION_OPTIONS });
+const pool = appSessionPool(url, 4);
 
 const sample = async (sql: string, args: unknown[]) => (await pool.query<BenchEntity>(sql, args)).rows;
 const SAMPLE_SQL = `SELECT e.id, e.name, t.name AS type, e.degree FROM entity e JOIN node_type t ON t.id = e.type_id WHERE e.kb_id = $1`;

@@ -25,8 +25,7 @@ import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { liveTables } from '../../lib/ingest/partitions';
 import { nativeSource } from '../../lib/ingest/readers/native';
 import { copyBaseline } from './copy-baseline';
-import { benchDataOptions, ensureDatabase } from './explorer-data';
-import { APP_SESSION_OPTIONS } from '../../lib/db/session';
+import { benchDataOptions, ensureDatabase, appSessionPool } from './explorer-data';
 
 const { values } = parseArgs({
   options: {
@@ -139,7 +138,7 @@ async function main() {
   const files = await ensureInput();
   const inputBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
   const target = await targetDatabase();
-  const pool = new pg.Pool({ connectionString: target.url, max: 4, options: APP_SESSION_OPTIONS });
+  const pool = appSessionPool(target.url, 4);
   // DROP DATABASE ... WITH (FORCE) at the end ends idle connections; that is expected.
   pool.on('error', () => {});
   try {

@@ -14,7 +14,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Writable } from 'node:stream';
-import pg from 'pg';
 import { exportArchive } from '../../lib/queries/archive';
 import { exportFiles } from '../../lib/queries/export';
 import { importQueries } from '../../lib/queries/import';
@@ -23,7 +22,7 @@ import { querySourceStats } from '../../lib/queries/stats';
 import type { QueryFormat } from '../../lib/queries/types';
 import { mulberry32 } from '../../lib/random';
 import { tokenise } from '../../lib/retrieval/tokenise';
-import { APP_SESSION_OPTIONS } from '../../lib/db/session';
+import { appSessionPool } from './explorer-data';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +37,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.database || !values.kb) throw new Error('Give --database URL and --kb SLUG (a knowledge base already imported there)');
-const pool = new pg.Pool({ connectionString: values.database, max: 4, options: APP_SESSION_OPTIONS });
+const pool = appSessionPool(values.database, 4);
 const { rows: [kb] } = await pool.query<{ id: number; entity_count: number }>('SELECT id, entity_count FROM knowledge_base WHERE slug = $1', [values.kb]);
 if (!kb) throw new Error(`No knowledge base ${values.kb} in ${values.database}`);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-query-sets-'));

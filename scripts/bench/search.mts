@@ -4,12 +4,10 @@
 //   npx tsx scripts/bench/search.mts [--server URL] [--database NAME] [--slug SLUG] [--shape mag|amazon] [--scale F] [--runs 200]
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { mulberry32 } from '../../lib/random';
-import { benchDataArgs, benchDataOptions, ensureBenchDatabase } from './explorer-data';
+import { benchDataArgs, benchDataOptions, ensureBenchDatabase, appSessionPool } from './explorer-data';
 import { table } from './measure';
 import { searchMeasures } from './search-measures';
-import { APP_SESSION_OPTIONS } from '../../lib/db/session';
 
 const { values } = parseArgs({
   options: {
@@ -18,7 +16,7 @@ const { values } = parseArgs({
   },
 });
 const { url, kbId } = await ensureBenchDatabase(benchDataOptions(values));
-const pool = new pg.Pool({ connectionString: url, max: 4, options: APP_SESSION_OPTIONS });
+const pool = appSessionPool(url, 4);
 const timings = await searchMeasures(pool, kbId, Number(values.runs), mulberry32(20261122));
 console.log(`\nMachine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; ${new Date().toISOString().slice(0, 10)}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
 console.log(table(timings.map((t) => ({ ...t, budget: 100 }))));

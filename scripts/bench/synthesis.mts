@@ -11,7 +11,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import pg from 'pg';
 import { metapathSchema } from '../../lib/kb/metapath';
 import { llmConfig } from '../../lib/llm/config';
 import type { LlmConfig } from '../../lib/llm/types';
@@ -22,7 +21,7 @@ import { jobSpecSchema } from '../../lib/synthesis/spec';
 import { enumerateTemplates } from '../../lib/synthesis/templates';
 import { startFakeChatServer } from '../../test/support/fake-chat-server';
 import { plausibleReply } from '../../test/support/plausible-llm';
-import { ensureBenchDatabase } from './explorer-data';
+import { ensureBenchDatabase, appSessionPool } from './explorer-data';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +37,7 @@ const { values } = parseArgs({
 });
 
 const { url, kbId } = await ensureBenchDatabase({ server: values.server!, database: values.database!, entities: Number(values.entities), edges: Number(values.edges) });
-const pool = new pg.Pool({ connectionString: url, max: 10 });
+const pool = appSessionPool(url, 10);
 
 // Earlier runs' sets and jobs go first, so each run starts from the same state.
 await pool.query(`DELETE FROM query_set WHERE kb_id = $1 AND name LIKE 'bench-syn-%'`, [kbId]);

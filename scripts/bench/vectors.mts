@@ -21,6 +21,7 @@ import { nearestRows } from '../../lib/vectors/memory-search';
 import { readNpy } from '../../lib/vectors/readers';
 import { listEmbeddingSets } from '../../lib/vectors/sets';
 import { table, time } from './measure';
+import { appSessionPool } from './explorer-data';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +46,7 @@ await admin.end();
 const url = new URL(values.server!);
 url.pathname = `/${values.database}`;
 await migrate(url.toString());
-const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+const pool = appSessionPool(url.toString(), 2);
 
 let kbId = (await pool.query<{ id: number }>('SELECT id FROM knowledge_base WHERE slug = $1 AND entity_count = $2', [SLUG, N])).rows[0]?.id;
 if (!kbId) {
