@@ -27,6 +27,8 @@ export interface GraphCanvasProps {
   moving?: MovingDraw;
   onSelect?: (nodeId: string) => void;
   onExpand?: (nodeId: string) => void;
+  /** Called after each update's first drawn frame. */
+  onDrawn?: () => void;
   highlight?: string[];
   /** The knowledge base's entity types, which pick the colours (see lib/kb/type-colours); defaults to the types of `nodes`. */
   types?: string[];
@@ -85,13 +87,13 @@ function afterNextDraw(cy: Core, webgl: boolean, done: () => void) {
  * is drawn while it moves in `data-moving`.
  */
 export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(
-  { nodes, edges, layout = 'concentric', positions, renderer = 'auto', moving, onSelect, onExpand, highlight, types, testId, className, label, describedBy },
+  { nodes, edges, layout = 'concentric', positions, renderer = 'auto', moving, onSelect, onExpand, onDrawn, highlight, types, testId, className, label, describedBy },
   ref,
 ) {
   const container = useRef<HTMLDivElement>(null);
   const [cy, setCy] = useState<Core | null>(null);
-  const handlers = useRef({ onSelect, onExpand });
-  handlers.current = { onSelect, onExpand };
+  const handlers = useRef({ onSelect, onExpand, onDrawn });
+  handlers.current = { onSelect, onExpand, onDrawn };
   const palette = useMemo(() => types ?? [...new Set(nodes.map((n) => n.type))], [types, nodes]);
   const dark = usePrefersDark();
   const large = nodes.length + edges.length >= WEBGL_MIN_ELEMENTS;
@@ -178,6 +180,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
         el.setAttribute('data-type-colours', JSON.stringify(Object.fromEntries(entities.filter('[stub = 0]').map((n) => [n.data('type'), n.data('colour')]))));
         el.setAttribute('aria-busy', 'false');
         performance.measure?.('skb-graph-render', { start: started, end: started + ms });
+        handlers.current.onDrawn?.();
       });
       cy.forceRender();
     });

@@ -10,12 +10,12 @@ import type { SavedView } from '@/lib/kb/saved-views';
 import { expansionBudget, mergeExpansion, VIEW_ELEMENT_CAP } from '@/lib/kb/graph-view';
 import type { GraphDirection, GraphView } from '@/lib/kb/neighbourhood';
 import { groupLabel } from '@/lib/kb/relation-groups';
-import { typeColour } from '@/lib/kb/type-colours';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { DocumentView } from './document-view';
 import { EntityPicker } from './entity-picker';
 import { TypeLegend } from './type-legend';
 import { SavedViews, useOpenedView, type ExplorerView } from './saved-views';
+import { GraphNodeList } from './graph-node-list';
 import { CANVAS_LAYOUTS, GraphCanvas, type CanvasEdge, type CanvasLayout, type CanvasNode, type GraphCanvasHandle } from './graph-canvas';
 
 export interface GraphExplorerProps {
@@ -110,6 +110,9 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
   const queryClient = useQueryClient();
   const canvas = useRef<GraphCanvasHandle>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The node list is completed once the canvas has drawn its first frame (see GraphNodeList).
+  const [listComplete, setListComplete] = useState(false);
+  const completeList = useCallback(() => setListComplete(true), []);
   const state = useMemo(() => readState(new URLSearchParams(params.toString()), relations), [params, relations]);
 
   const update = useCallback((patch: Partial<ViewState>) => {
@@ -277,7 +280,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
         <div className="min-w-0 space-y-2">
           <div className="relative">
             <GraphCanvas ref={canvas} nodes={elements.nodes} edges={elements.edges} layout={state.layout} positions={saved.positions} types={types}
-              highlight={highlight} onSelect={onSelect} onExpand={onExpand} testId="graph-canvas"
+              highlight={highlight} onSelect={onSelect} onExpand={onExpand} onDrawn={completeList} testId="graph-canvas"
               label={centre ? `Graph around ${centre.name}` : 'Graph'} describedBy="graph-caption"
               className="h-[36rem] w-full rounded-lg border border-slate-200 bg-white" />
             {isFetching && <span className="absolute right-2 top-2 text-xs text-slate-500">Loading…</span>}
@@ -304,7 +307,7 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
         </div>
 
         {/* A boundary of its own: React hydrates it after the rest, so the canvas starts drawing before the
-            up to 500 buttons of the node list are hydrated. */}
+            node list is hydrated. */}
         <Suspense>
           <aside className="min-w-0 space-y-3">
             {selectedNode
@@ -313,21 +316,8 @@ export function GraphExplorer({ kbSlug, types, relations, hubs }: GraphExplorerP
               : <p className="rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-500">Select a node to see its document.</p>}
             {savedViews}
             {current && (
-              <section className="rounded-lg border border-slate-200 bg-white p-3">
-                <h2 className="mb-1 text-sm font-medium">Nodes</h2>
-                <ul id="graph-node-list" aria-label="Nodes" className="max-h-72 overflow-y-auto text-sm" data-testid="graph-node-list">
-                  {[...current.nodes].sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name)).map((n) => (
-                    <li key={n.id}>
-                      <button type="button" aria-pressed={n.id === state.selected} onClick={() => update({ selected: n.id })}
-                        className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-slate-100 ${n.id === state.selected ? 'bg-amber-50 font-medium' : ''}`}>
-                        <span className="inline-block h-2 w-2 shrink-0 rounded-full" aria-hidden style={{ background: typeColour(types, n.type) }} />
-                        <span className="min-w-0 truncate">{n.name}</span>
-                        <span className="ml-auto shrink-0 text-xs text-slate-500">{n.type}{n.depth > 0 ? ` · ${n.depth}` : ' · centre'}</span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              </section>
+              <GraphNodeList nodes={current.nodes} types={types} selected={state.selected} onSelect={(id) => update({ selected: id })}
+                complete={listComplete} onComplete={completeList} />
             )}
           </aside>
         </Suspense>

@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { NODE_LIST_FIRST } from '../lib/kb/graph-view';
 import { ANNOTATOR, PUBLIC_KB, signIn, test } from './fixtures';
 
 // The graph page arrives with its view (read on the server), so opening a link to a view asks the graph API
@@ -18,6 +19,12 @@ test('a link to a graph view draws it from the page itself, and changing the hop
   const html = await (await page.request.get(href)).text();
   expect(html).toContain('data-testid="graph-node-list"');
   expect(html).toContain(centre);
+  // ...the first of them: the rest follow the canvas's first frame (the 2-hop view has more, below).
+  expect(href).toContain('hops=1');
+  const twoHops = await (await page.request.get(href.replace('hops=1', 'hops=2'))).text();
+  const listedByServer = (twoHops.match(/aria-pressed=/g) ?? []).length;
+  expect(listedByServer).toBeGreaterThan(0);
+  expect(listedByServer).toBeLessThanOrEqual(NODE_LIST_FIRST);
 
   const requests: string[] = [];
   page.on('request', (r) => { if (graphRequest(r.url())) requests.push(r.url()); });
@@ -36,4 +43,9 @@ test('a link to a graph view draws it from the page itself, and changing the hop
   await expect(page.getByTestId('graph-counts')).not.toHaveText(oneHop!);
   await expect(canvas).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('graph-centre')).toContainText(centre);
+  // Once drawn, the node list holds every node of the view, more than the server listed.
+  const nodes = Number(/^(\d+) nodes/.exec((await page.getByTestId('graph-counts').textContent())!)![1]);
+  expect(nodes).toBeGreaterThan(NODE_LIST_FIRST);
+  await expect(page.getByTestId('graph-node-list').getByRole('button')).toHaveCount(nodes);
+  await expect(page.getByTestId('graph-node-list')).toHaveAttribute('aria-busy', 'false');
 });

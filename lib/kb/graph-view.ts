@@ -4,6 +4,12 @@ import type { GraphEdge, GraphView, HiddenCount, ViewStub } from './neighbourhoo
 
 /** The most elements the graph view holds after expansions; an expansion asks for no more than what is left. */
 export const VIEW_ELEMENT_CAP = 1500;
+/**
+ * Rows the graph page's node list holds before the canvas's first frame; the rest (a 2-hop view has up to 500)
+ * follow it. As HTML, DOM and hydration they cost a page load a good part of its time, and the canvas is what the
+ * page is opened for.
+ */
+export const NODE_LIST_FIRST = 40;
 /** Below this many free elements an expansion could show next to nothing, so the view counts as full. */
 export const MIN_EXPANSION_BUDGET = 10;
 
