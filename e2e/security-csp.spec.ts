@@ -63,6 +63,19 @@ test('signed out: sign-in, a study link and the rating screen', async ({ page })
   await expect(page.getByTestId('kb-list')).toBeVisible();
 });
 
+test('zod, set not to probe for eval, is loaded only by pages that validate in the browser', async ({ page }) => {
+  const scripts: Promise<string>[] = [];
+  page.on('response', (r) => { if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => '')); });
+  const loadsZod = async (path: string) => {
+    scripts.length = 0;
+    await visit(page, path);
+    return (await Promise.all(scripts)).some((js) => js.includes('ZodError'));
+  };
+  expect(await loadsZod('/login')).toBe(false);
+  // The rating screen validates its answers with zod, under the same policy (a violation fails the test).
+  expect(await loadsZod(`/rate/${f.participantToken}`)).toBe(true);
+});
+
 test('the explorer: knowledge bases, overview and schema, search, entity, graph, metapaths, paths', async ({ page }) => {
   const { entityId, otherEntityId } = f.perKb.public;
   await signInAs(page, 'admin');
