@@ -39,7 +39,10 @@ server.listen(port, hostname, () => {
   console.log(`Listening on ${hostname}:${port}${values.dev ? ' (development)' : ''}, process ${process.pid}`);
   // The search index's common words, read ahead in every process that answers searches (from the replica,
   // when one is configured, as the searches are).
-  void warmSearchIndexes(readPool());
+  // It takes minutes at Amazon size and a core meanwhile, so its end is logged (benchmarks wait for it).
+  const warming = performance.now();
+  void warmSearchIndexes(readPool()).then((kept) =>
+    console.log(`Search indexes read ahead by process ${process.pid}: ${kept.toLocaleString('en')} postings in ${((performance.now() - warming) / 1000).toFixed(1)} s`));
   // Synthesis jobs whose process died (a killed or restarted server, a crashed app process) continue here where
   // they stopped; each app process asks, and the claim in the database gives each job to one of them.
   void resumeAbandonedJobs(pool()).then(

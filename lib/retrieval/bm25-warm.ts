@@ -25,18 +25,20 @@ export async function keepCommonPostings(db: Queryable, index: Bm25Index): Promi
 
 /**
  * Reads ahead the default index (the one explorer search and the workspace difficulty check use) of every
- * knowledge base, so the first questions after a start answer as fast as later ones. Errors are logged: a
- * cold cache is only slower.
+ * knowledge base, so the first questions after a start answer as fast as later ones; how many postings are
+ * kept. Errors are logged: a cold cache is only slower.
  */
-export async function warmSearchIndexes(db: Queryable): Promise<void> {
+export async function warmSearchIndexes(db: Queryable): Promise<number> {
+  let kept = 0;
   try {
     const { rows } = await db.query<Bm25Index>(
       `SELECT i.id, i.docs, i.avg_length AS "avgLength", json_build_object('stopWords', i.stop_words, 'stemming', i.stemming) AS analyzer
          FROM bm25_index i JOIN knowledge_base k ON k.id = i.kb_id AND i.kb_version = k.updated_at
         WHERE i.status = 'READY' AND NOT i.relations AND i.stop_words = $1 AND i.stemming = $2
         ORDER BY k.entity_count DESC`, [DEFAULT_ANALYZER.stopWords, DEFAULT_ANALYZER.stemming]);
-    for (const index of rows) await keepCommonPostings(db, index);
+    for (const index of rows) kept += await keepCommonPostings(db, index);
   } catch (err) {
     console.warn(`Reading the search indexes ahead: ${(err as Error).message}`);
   }
+  return kept;
 }

@@ -36,17 +36,32 @@ await db.end();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-graph-render-'));
 const app = spawn(process.execPath, ['bin/skb.mjs', 'serve', '--port', values.port!, '--demo'], {
   env: { ...process.env, DATABASE_URL: url, SKB_DEMO_PASSWORD: PASSWORD, SKB_DATA_DIR: dataDir },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', 'pipe', 'inherit'],
 });
 let exited: number | null | undefined;
 app.on('exit', (code) => (exited = code));
+// Each app process reads the search index ahead when it starts (minutes and a core at Amazon size); the pages
+// are timed once every process that said it listens has said it is done.
+let listening = 0;
+let readAhead = 0;
+app.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  listening += chunk.match(/^Listening on /gm)?.length ?? 0;
+  readAhead += chunk.match(/^Search indexes read ahead by process /gm)?.length ?? 0;
+});
 try {
+  const started = performance.now();
   for (let i = 0; ; i++) {
     if (exited !== undefined) throw new Error(`the app exited (code ${exited}) before it answered`);
     if (i > 240) throw new Error('the app did not start within 2 minutes');
     if (await fetch(`${base}/login`).then((r) => r.ok, () => false)) break;
     await new Promise((r) => setTimeout(r, 500));
   }
+  for (let quiet = 0; quiet < 4; quiet = listening > 0 && readAhead >= listening ? quiet + 1 : 0) {
+    if (exited !== undefined) throw new Error(`the app exited (code ${exited}) while reading ahead`);
+    if (performance.now() - started > 20 * 60_000) throw new Error('the app did not finish reading ahead within 20 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.log(`${listening} app processes listening, search indexes read ahead after ${((performance.now() - started) / 1000).toFixed(0)} s`);
   const browser = await chromium.launch({
     executablePath: process.env.SKB_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

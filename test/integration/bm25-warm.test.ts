@@ -57,7 +57,8 @@ describe('BM25 postings read ahead', () => {
 
   it('reads ahead the default index of every knowledge base at start', async () => {
     const index = await importKb('warm-start');
-    await warmSearchIndexes(pool());
+    // It says how many postings it kept: those of this index's common terms at least.
+    expect(await warmSearchIndexes(pool())).toBeGreaterThanOrEqual(await keepCommonPostings(pool(), index));
     const { db, reads } = countingPostingReads();
     await scoreBm25(db, index, BM25_DEFAULTS, ['shared and'], 5);
     expect(reads()).toBe(0);
