@@ -26,7 +26,7 @@ export async function copyBaseline(pool: pg.Pool, kbId: number, label: string): 
     await pool.query(`COPY ${baseline.entity} (${ENTITY_COLUMNS}) FROM '${dump.entity}'`);
     await pool.query(`COPY ${baseline.edge} FROM '${dump.edge}'`);
     const copyLoadSeconds = seconds(t);
-    // The files are no longer needed: at Amazon size they are about 10 GB, beside the database they came from.
+    // The files are no longer needed: at Amazon size they are 7.2 GB, beside the database they came from.
     // Removing them is not the baseline's work, so the clock skips it.
     const removing = performance.now();
     for (const f of Object.values(dump)) fs.rmSync(f, { force: true });
