@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/transaction';
+import { int4ArrayLength, readInt4Array } from './bm25-blocks';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
@@ -46,36 +47,39 @@ function unpack(buf: Buffer): [Int32Array, Int32Array] {
   return [a, b];
 }
 
-/**
- * Sorts postings by entity id (two stable passes of a radix sort on 16-bit digits, counts moved alongside):
- * the pruned scorer searches them, and PostgreSQL aggregates them in whatever order its plan reads them.
- */
-function sortByEntity(entities: Int32Array, counts: Int32Array): [Int32Array, Int32Array] {
-  let sorted = true;
-  for (let i = 1; i < entities.length && sorted; i++) sorted = entities[i - 1]! < entities[i]!;
-  if (sorted) return [entities, counts];
-  const pass = (e: Int32Array, c: Int32Array, shift: number): [Int32Array, Int32Array] => {
-    const starts = new Int32Array(0x10001);
-    for (let i = 0; i < e.length; i++) starts[((e[i]! >>> shift) & 0xffff) + 1]! += 1;
-    for (let d = 1; d <= 0x10000; d++) starts[d]! += starts[d - 1]!;
-    const [e2, c2] = [new Int32Array(e.length), new Int32Array(e.length)];
-    for (let i = 0; i < e.length; i++) {
-      const at = starts[(e[i]! >>> shift) & 0xffff]!++;
-      e2[at] = e[i]!;
-      c2[at] = c[i]!;
-    }
-    return [e2, c2];
-  };
-  return pass(...pass(entities, counts, 0), 16);
-}
-
-/** A term's packed postings as kept: by entity id, counts in the narrowest array that holds the largest. */
-function toPostings(buf: Buffer): Postings {
-  const [entities, counts] = sortByEntity(...unpack(buf));
+/** A term's postings as kept: counts in the narrowest array that holds the largest. */
+function toPostings(entities: Int32Array, counts: Int32Array): Postings {
   let max = 0;
   for (let i = 0; i < counts.length; i++) if (counts[i]! > max) max = counts[i]!;
   const tfs = max <= 0xff ? Uint8Array.from(counts) : max <= 0xffff ? Uint16Array.from(counts) : counts;
   return { entities, tfs };
+}
+
+/**
+ * These terms' postings, entity ids rising, from their blocks (0036_bm25_posting_blocks) in key order. Each
+ * block's arrays come as `array_send` bytes, which are copied out as they are rather than parsed from
+ * text digit by digit. (A binary-format result would carry them without the hex, but node-postgres decodes
+ * every field as UTF-8 first, which mangles bytes past 127.)
+ */
+async function readBlocks(db: Queryable, indexId: number, termIds: number[]): Promise<Map<number, { entities: Int32Array; counts: Int32Array }>> {
+  const { rows } = await db.query<{ id: number; e: Buffer; f: Buffer }>(
+    `SELECT term_id AS id, array_send(entity_ids) AS e, array_send(tfs) AS f FROM bm25_block
+      WHERE index_id = $1 AND term_id = ANY($2::int[]) ORDER BY term_id, last_entity`, [indexId, termIds]);
+  const result = new Map<number, { entities: Int32Array; counts: Int32Array }>();
+  for (let from = 0; from < rows.length;) {
+    const id = rows[from]!.id;
+    let to = from;
+    let n = 0;
+    for (; to < rows.length && rows[to]!.id === id; to++) n += int4ArrayLength(rows[to]!.e);
+    const entities = new Int32Array(n);
+    const counts = new Int32Array(n);
+    for (let at = 0; from < to; from++) {
+      readInt4Array(rows[from]!.f, counts, at);
+      at += readInt4Array(rows[from]!.e, entities, at);
+    }
+    result.set(id, { entities, counts });
+  }
+  return result;
 }
 
 async function documentLengths(db: Queryable, index: Bm25Index): Promise<Lengths> {
@@ -118,14 +122,11 @@ async function postingsOf(db: Queryable, index: Bm25Index, termIds: number[], { 
     }
   }
   if (!missing.length) return result;
-  const { rows } = await db.query<{ id: number; packed: Buffer }>(
-    `SELECT term_id AS id, string_agg(int4send(entity_id) || int4send(tf), ''::bytea) AS packed
-       FROM bm25_posting WHERE index_id = $1 AND term_id = ANY($2::int[]) GROUP BY term_id`, [index.id, missing]);
-  for (const row of rows) {
-    const postings = toPostings(row.packed);
+  for (const [id, read] of await readBlocks(db, index.id, missing)) {
+    const postings = toPostings(read.entities, read.counts);
     if (isDense(postings, lengths.length)) denseCounts(postings, first, lengths.length);
-    result.set(row.id, postings);
-    postingCache.set(`${prefix}:${row.id}`, postings);
+    result.set(id, postings);
+    postingCache.set(`${prefix}:${id}`, postings);
     cached.n += bytesOf(postings);
   }
   for (const [key, p] of postingCache) {
@@ -145,6 +146,27 @@ export async function keepPostings(db: Queryable, index: Bm25Index, termIds: num
   let n = 0;
   for (const p of postings.values()) n += p.entities.length;
   return n;
+}
+
+/**
+ * For each of `entityIds`, the numbers (`n`) of the `terms` it holds, rising: read from the postings kept in
+ * this process, as scoring read them.
+ */
+export async function termsHeld(db: Queryable, index: Bm25Index, terms: { n: number; id: number }[], entityIds: number[]): Promise<number[][]> {
+  const lengths = await documentLengths(db, index);
+  const postings = await postingsOf(db, index, terms.map((t) => t.id), lengths);
+  // countsAt walks the slots rising.
+  const order = entityIds.map((id, k) => ({ id, k })).sort((a, b) => a.id - b.id);
+  const slots = Int32Array.from(order, (o) => o.id - lengths.first);
+  const held = entityIds.map((): number[] => []);
+  const counts = new Int32Array(slots.length);
+  for (const t of [...terms].sort((a, b) => a.n - b.n)) {
+    const p = postings.get(t.id);
+    if (!p) continue;
+    countsAt(p, slots, lengths.first, counts);
+    for (let i = 0; i < order.length; i++) if (counts[i]! > 0) held[order[i]!.k]!.push(t.n);
+  }
+  return held;
 }
 
 /** Each document's length normalisation for these parameters, kept for the next call with the same. */

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/transaction';
 import { headlineSql } from '../kb/highlight';
 import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
-import { byRank, cutAtRank, scoreBm25, scoreEvery, strictCandidates, type StrictCandidate } from './bm25-score';
+import { byRank, cutAtRank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
 import type { Scored } from './bm25-top';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
@@ -117,15 +117,19 @@ class Scoring {
   }
 
   /**
-   * `(score, words, present)` of the entity `entity` (length `length`) from probes of its postings of `terms`
-   * (CTE `(term_id, n, idf)`; a primary-key probe per term): the BM25 score and the words matched among the
-   * first `words` terms, and every term present. For a LATERAL join.
+   * `(score, words, present)` of the entity `entity` (length `length`) from its counts of `terms` (CTE
+   * `(term_id, n, idf)`; per term, a key probe for the one block that can hold it, then a scan of its ids): the
+   * BM25 score and the words matched among the first `words` terms, and every term present. For a LATERAL join.
    */
   probe(terms: string, entity: string, length: string, words: number): string {
     const w = this.p.add(words);
     return `SELECT coalesce(sum(${this.weight('q.idf', 'p.tf', length)}) FILTER (WHERE q.n <= ${w}), 0) AS score,
               coalesce(array_agg(q.n) FILTER (WHERE q.n <= ${w}), '{}') AS words, coalesce(array_agg(q.n), '{}') AS present
-         FROM ${terms} q JOIN bm25_posting p ON p.index_id = ${this.index} AND p.term_id = q.term_id AND p.entity_id = ${entity}`;
+         FROM ${terms} q CROSS JOIN LATERAL (
+           SELECT b.tfs[array_position(b.entity_ids, ${entity})] AS tf FROM bm25_block b
+            WHERE b.index_id = ${this.index} AND b.term_id = q.term_id AND b.last_entity >= ${entity}
+            ORDER BY b.last_entity LIMIT 1) p
+        WHERE p.tf IS NOT NULL`;
   }
 }
 
@@ -219,17 +223,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const terms = await lookupTerms(db, index, query);
   const { known } = terms;
   const p = new Params();
-  const s = new Scoring(p, index);
   const kb = p.add(kbId);
   const typeIds = opts.types?.length ? `SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${p.add(opts.types)}::text[])` : null;
   const ofType = (entity: string) => (typeIds ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.type_id IN (${typeIds}) AND t.id = ${entity})` : '');
   const depth = opts.offset + opts.limit;
   const budget = opts.postingBudget ?? POSTING_BUDGET;
-  const ctes = [`terms AS (${s.terms(query.words.flatMap((w) => known.get(w) ?? []))})`];
-  const scored = (rows: Scored[]) => `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[]) AS c(entity_id, score)`;
+  const ctes: string[] = [];
+  const scored = (rows: Scored[], words: number[][]) => `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[],
+    ${p.add(words.map((w) => `{${w.join(',')}}`))}::text[]) AS c(entity_id, score, words)`;
   let broad = false;
-  // The page's covered words are read by probes unless the matches came with them.
-  let probeWords = true;
   let totalIsLowerBound = false;
   let checkedBest: number | undefined;
   let phraseLimit: number | null = null;
@@ -247,7 +249,6 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     const matches = (rows: StrictCandidate[]) =>
       `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[], ${p.add(rows.map((r) => `{${r.present.join(',')}}`))}::text[],
         ${p.add(rows.map(words))}::text[]) AS c(entity_id, score, present, words)`;
-    probeWords = false;
     if (!found.unsure) {
       // Decided in full from the postings: exact.
       ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(found.rows)} WHERE true ${ofType('c.entity_id')})`);
@@ -275,20 +276,15 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       rows = typeIds ? all : cutAtRank(all, depth + BROAD_DEPTH);
       if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(all.length)}::int AS n)`);
     }
-    ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, NULL::int[] AS words FROM ${scored(rows)} WHERE true ${ofType('c.entity_id')})`);
+    const held = await termsHeld(db, index, words, rows.map((r) => r.entityId));
+    ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${scored(rows, held)} WHERE true ${ofType('c.entity_id')})`);
   }
   // Degrees are read only for the page's depth and the ties at its end.
   ctes.push(
     `top AS MATERIALIZED (SELECT * FROM matched ORDER BY ${order('score')} FETCH FIRST ${p.add(depth)} ROWS WITH TIES)`,
     `page AS MATERIALIZED (
        SELECT r.entity_id, r.score, r.words, g.degree FROM top r JOIN entity_search g ON g.kb_id = ${kb} AND g.id = r.entity_id
-        ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`,
-    // The words each hit covers, from probes of its postings.
-    probeWords
-      ? `paged AS (SELECT pg.entity_id, pg.score, pg.degree, x.words FROM page pg
-           CROSS JOIN LATERAL (SELECT coalesce(array_agg(q.n), '{}') AS words FROM terms q
-             JOIN bm25_posting w ON w.index_id = ${s.index} AND w.term_id = q.term_id AND w.entity_id = pg.entity_id) x)`
-      : 'paged AS (SELECT * FROM page)');
+        ORDER BY ${order('r.score')}, g.degree DESC, r.entity_id LIMIT ${p.add(opts.limit)} OFFSET ${p.add(opts.offset)})`);
   const snippet = snippetSql(p, terms, 'e.text', 'pg.words');
   const counted = ctes.some((c) => c.startsWith('counted AS'));
   const { rows: [row] } = await db.query<{ total: number; hits: Bm25Hit[] }>(
@@ -297,7 +293,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
             (SELECT coalesce(json_agg(json_build_object('id', e.id, 'externalId', e.external_id, 'name', e.name, 'type', t.name,
                       'degree', pg.degree, 'score', pg.score, 'covered', cardinality(pg.words), 'snippet', ${snippet})
                       ORDER BY ${order('pg.score')}, pg.degree DESC, pg.entity_id), '[]')
-               FROM paged pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
+               FROM page pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
     p.values);
   const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
   const total = broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total;
@@ -357,7 +353,8 @@ export async function matchWithinSql(db: Queryable, index: Bm25Index, query: Sea
          UNION ALL
          SELECT e.entity_id, coalesce(sum(${s.weight('q.idf', 'e.tf', 'd.length')}) FILTER (WHERE q.n <= ${w}), 0),
                 coalesce(array_agg(q.n) FILTER (WHERE q.n <= ${w}), '{}'), array_agg(q.n)
-           FROM terms q JOIN bm25_posting e ON e.index_id = ${s.index} AND e.term_id = q.term_id
+           FROM terms q JOIN bm25_block b ON b.index_id = ${s.index} AND b.term_id = q.term_id
+          CROSS JOIN LATERAL unnest(b.entity_ids, b.tfs) AS e(entity_id, tf)
            JOIN bm25_doc d ON d.index_id = ${s.index} AND d.entity_id = e.entity_id
           WHERE NOT ${probe} AND (e.entity_id IN (SELECT id FROM ${set})) IS TRUE
           GROUP BY e.entity_id)`,

@@ -74,7 +74,7 @@ if (!values.url) {
   // Build: every index of the knowledge base goes first, so the tables hold only the one measured.
   await pool.query('DELETE FROM bm25_index WHERE kb_id = $1', [kbId]);
   // VACUUM FULL gives the space back, so the sizes below are this index's own.
-  await pool.query('VACUUM FULL bm25_index, bm25_term, bm25_posting, bm25_doc');
+  await pool.query('VACUUM FULL bm25_index, bm25_term, bm25_doc');
 }
 const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'BM25 index [{bar}] {value}/{total} documents', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
 bar?.start(1, 0);
@@ -84,7 +84,7 @@ const buildSeconds = (performance.now() - started) / 1000;
 bar?.stop();
 // Postings from the terms' document frequencies (counting the rows of a 100M-posting index takes minutes).
 const { rows: [size] } = await pool.query<{ bytes: string; postings: string; terms: string; indexes: number }>(
-  `SELECT pg_total_relation_size('bm25_posting') + pg_total_relation_size('bm25_term') + pg_total_relation_size('bm25_doc') + pg_total_relation_size('bm25_index') AS bytes,
+  `SELECT (SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) FROM pg_inherits WHERE inhparent = 'bm25_block'::regclass) + pg_total_relation_size('bm25_term') + pg_total_relation_size('bm25_doc') + pg_total_relation_size('bm25_index') AS bytes,
           (SELECT sum(df) FROM bm25_term WHERE index_id = $1) AS postings, (SELECT count(*) FROM bm25_term WHERE index_id = $1) AS terms,
           (SELECT count(*)::int FROM bm25_index) AS indexes`, [index.id]);
 const mb = (Number(size!.bytes) / 1024 / 1024).toFixed(0);

@@ -96,7 +96,7 @@ const first = await time(`${name}, first pass`, ids, check);
 const kept = await time(`${name}, postings kept`, ids, check);
 const count = (label: DifficultyLabel) => [...seen.values()].filter((s) => s.label === label).length;
 const answers = [...seen.values()].reduce((n, s) => n + s.answers, 0);
-const { rows: [postings] } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM bm25_posting WHERE index_id = $1', [index.id]);
+const { rows: [postings] } = await pool.query<{ n: string }>('SELECT sum(df) AS n FROM bm25_term WHERE index_id = $1', [index.id]);
 
 console.log(`\n${index.docs.toLocaleString('en')} entities, ${Number(postings!.n).toLocaleString('en')} postings; ${ids.length} assignments, ${(answers / ids.length).toFixed(1)} answers each on average`);
 console.log(`Seeds: ${count('easy')} easy, ${count('medium')} medium, ${count('hard')} hard`);

@@ -89,7 +89,13 @@ async function measure(kb: { id: number; slug: string; entity_count: number; edg
     `SELECT id, docs, avg_length FROM bm25_index WHERE kb_id = $1 AND status = 'READY' ORDER BY id`, [kb.id]);
   const ids = indexes.map((i) => i.id);
   const otherIndexes = (await pool.query('SELECT 1 FROM bm25_index WHERE id <> ALL($1::int[]) LIMIT 1', [ids])).rowCount! > 0;
-  for (const table of ['bm25_posting', 'bm25_term', 'bm25_doc']) parts.push(await share(table, table, 'index_id = ANY($1::int[])', ids, otherIndexes));
+  // Each index's postings are its own partition of bm25_block, in blocks; its rows here are its postings.
+  for (const id of ids) {
+    const postings = num((await pool.query('SELECT sum(df) AS n FROM bm25_term WHERE index_id = $1', [id])).rows[0].n);
+    const part = await partition('bm25_block', `bm25_block_${id}`, postings);
+    if (part) parts.push(part);
+  }
+  for (const table of ['bm25_term', 'bm25_doc']) parts.push(await share(table, table, 'index_id = ANY($1::int[])', ids, otherIndexes));
   const otherHubs = (await pool.query('SELECT 1 FROM hub_relation_count WHERE kb_id <> $1 LIMIT 1', [kb.id])).rowCount! > 0;
   parts.push(await share('hub_relation_count', 'hub_relation_count', 'kb_id = ANY($1::int[])', [kb.id], otherHubs));
   const { rows: [db] } = await pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');

@@ -111,7 +111,7 @@ describe('the BM25 index build as a job', () => {
     expect((await currentIndex(pool(), kbId, false))!.id).toBe(fresh.id);
     const { rows } = await pool().query<{ id: number; status: string }>('SELECT id, status FROM bm25_index WHERE kb_id = $1', [kbId]);
     expect(rows).toEqual([{ id: fresh.id, status: 'READY' }]);
-    expect((await pool().query('SELECT 1 FROM bm25_posting WHERE index_id = $1', [old.id])).rows).toEqual([]);
+    expect((await pool().query('SELECT 1 FROM bm25_block WHERE index_id = $1', [old.id])).rows).toEqual([]);
   });
 
   it("a build's row stays out of sight while it runs; the old index's postings stay until the swap", async () => {
@@ -123,7 +123,7 @@ describe('the BM25 index build as a job', () => {
       if (done === 0) {
         checks.push((async () => ({
           building: (await pool().query(`SELECT 1 FROM bm25_index WHERE kb_id = $1 AND status = 'BUILDING'`, [kbId])).rows.length,
-          oldPostings: (await pool().query('SELECT 1 FROM bm25_posting WHERE index_id = $1', [old.id])).rows.length,
+          oldPostings: (await pool().query('SELECT 1 FROM bm25_block WHERE index_id = $1', [old.id])).rows.length,
           current: await currentIndex(pool(), kbId, false),
         }))());
       }
@@ -146,9 +146,9 @@ describe('the BM25 index build as a job', () => {
     // A process that has exited: its half-written build is removed, postings table and all.
     const dead = await insertBuilding(process.pid, 'not-this-process-start');
     await createPostingTable(pool(), dead);
-    await pool().query(`INSERT INTO bm25_posting_${dead} (index_id, term_id, entity_id, tf) VALUES ($1, 1, 1, 1)`, [dead]);
+    await pool().query(`INSERT INTO bm25_block_${dead} (index_id, term_id, last_entity, entity_ids, tfs) VALUES ($1, 1, 1, '{1}', '{1}')`, [dead]);
     expect(await removeAbandonedBuilds(pool(), kbId)).toBe(1);
-    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_posting_${dead}`])).rows).toEqual([{ t: null }]);
+    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_block_${dead}`])).rows).toEqual([{ t: null }]);
 
     // A live process (the test runner's parent) is building: a caller follows its progress and waits; when that
     // build goes away (it failed), the caller builds the index itself.
@@ -176,8 +176,8 @@ describe('the BM25 index build as a job', () => {
 });
 
 describe("an import's BM25 index", () => {
-  const postingTables = async () =>
-    (await pool().query<{ t: string }>(`SELECT relname AS t FROM pg_class WHERE relname ~ '^bm25_posting_[0-9]+$' ORDER BY 1`)).rows.map((r) => r.t);
+  const blockTables = async () =>
+    (await pool().query<{ t: string }>(`SELECT relname AS t FROM pg_class WHERE relname ~ '^bm25_block_[0-9]+$' ORDER BY 1`)).rows.map((r) => r.t);
   const rows = async (kbId: number) =>
     (await pool().query<{ id: number; status: string; current: boolean }>(
       `SELECT i.id, i.status, i.kb_version = k.updated_at AS current FROM bm25_index i JOIN knowledge_base k ON k.id = i.kb_id WHERE i.kb_id = $1 ORDER BY i.id`,
@@ -216,9 +216,9 @@ describe("an import's BM25 index", () => {
     const second = (await currentIndex(pool(), kbId, false))!;
     expect(second.id).not.toBe(first.id);
     expect(await rows(kbId)).toEqual([{ id: second.id, status: 'READY', current: true }]);
-    const tables = await postingTables();
-    expect(tables).toContain(`bm25_posting_${second.id}`);
-    expect(tables).not.toContain(`bm25_posting_${first.id}`);
+    const tables = await blockTables();
+    expect(tables).toContain(`bm25_block_${second.id}`);
+    expect(tables).not.toContain(`bm25_block_${first.id}`);
 
     // Cancelled once the statistics phase has begun (after the build started on PostgreSQL), before publishing.
     const cancelling = importKnowledgeBase(pool(), memorySource(KB), {
@@ -227,7 +227,7 @@ describe("an import's BM25 index", () => {
     });
     await expect(cancelling).rejects.toThrow(/cancelled/i);
     expect(await rows(kbId)).toEqual([{ id: second.id, status: 'READY', current: true }]);
-    expect(await postingTables()).toEqual(tables);
+    expect(await blockTables()).toEqual(tables);
     expect(await names(kbId, second, 'bowel')).toEqual(['a']);
   });
 });

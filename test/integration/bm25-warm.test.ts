@@ -31,7 +31,7 @@ function countingPostingReads(): { db: Queryable; reads: () => number } {
   let reads = 0;
   const db: Queryable = {
     query: ((text: string, values?: unknown[]) => {
-      if (/FROM bm25_posting/.test(text)) reads += 1;
+      if (/FROM bm25_block/.test(text)) reads += 1;
       return pool().query(text, values);
     }) as Queryable['query'],
   };

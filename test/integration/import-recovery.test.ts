@@ -116,7 +116,7 @@ describe('recovering imports whose process is gone', () => {
     expect(await db().knowledgeBase.findUniqueOrThrow({ where: { id: kbId } })).toMatchObject({ status: 'READY', entityCount: 1 });
     const { rows: indexes } = await pool().query('SELECT id, status FROM bm25_index WHERE kb_id = $1', [kbId]);
     expect(indexes).toEqual([{ id: live.id, status: 'READY' }]);
-    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_posting_${unfinished!.id}`])).rows).toEqual([{ t: null }]);
+    expect((await pool().query('SELECT to_regclass($1) AS t', [`bm25_block_${unfinished!.id}`])).rows).toEqual([{ t: null }]);
   });
 
   it('marks a job killed while building the search index succeeded: its data was published already', async () => {
