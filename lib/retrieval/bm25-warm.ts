@@ -13,14 +13,28 @@ const COMMON_SHARE = 0.001;
 /** Postings read ahead per index at most: three quarters of what the scorer keeps in all. */
 const warmBudget = () => Math.floor(0.75 * cachedPostingCapacity());
 
+/**
+ * Postings read per statement: a result is held in full before it is parsed (as hex, 32 bytes a posting), so the
+ * read-ahead goes in slices of about 130 MB.
+ */
+const READ_SLICE = 4_000_000;
+
 /** Keeps an index's document lengths and its commonest terms' postings in this process; how many postings. */
 export async function keepCommonPostings(db: Queryable, index: Bm25Index): Promise<number> {
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT id FROM (
+  const { rows } = await db.query<{ id: number; running: string }>(
+    `SELECT id, running FROM (
        SELECT id, sum(df) OVER (ORDER BY df DESC, id) AS running FROM bm25_term
         WHERE index_id = $1 AND df >= $2) t
-      WHERE running <= $3`, [index.id, Math.max(1, Math.ceil(index.docs * COMMON_SHARE)), warmBudget()]);
-  return keepPostings(db, index, rows.map((r) => r.id));
+      WHERE running <= $3 ORDER BY running`, [index.id, Math.max(1, Math.ceil(index.docs * COMMON_SHARE)), warmBudget()]);
+  let kept = 0;
+  for (let from = 0; from < rows.length;) {
+    const end = Number(rows[from]!.running) + READ_SLICE;
+    let to = from + 1;
+    while (to < rows.length && Number(rows[to]!.running) <= end) to++;
+    kept += await keepPostings(db, index, rows.slice(from, to).map((r) => r.id));
+    from = to;
+  }
+  return kept;
 }
 
 /**
