@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Queryable } from '../db/transaction';
 import { int4ArrayLength, readInt4Array } from './bm25-blocks';
 import { idf, type Bm25Params } from './bm25';
@@ -15,10 +16,11 @@ interface Lengths extends Work {
 
 // Read postings and lengths are kept in this process (an index never changes once ready; a rebuild gets a new
 // id), so common terms are read from the database once, not for every query. Postings are kept up to
-// SKB_BM25_CACHE_MB megabytes (default 1,024: an index of STaRK-MAG's 1.9M documents, most of whose postings a
-// baseline over its 13,323 queries reads, fits), least recently used first out; lengths of the last few
-// indexes used, with their length normalisation for the last parameters asked.
-const CACHE_MB = Number(process.env.SKB_BM25_CACHE_MB ?? 1024);
+// SKB_BM25_CACHE_MB megabytes, least recently used first out; by default an eighth of the machine's memory, at
+// least 1,024 MB (3 GB on a 24 GiB machine: nearly all of an index of STaRK-Amazon's 1M long documents, 397M
+// postings, whose mid-frequency words read from the database cost a 20-word question hundreds of
+// milliseconds). Lengths of the last few indexes used, with their length normalisation for the last parameters asked.
+const CACHE_MB = Number(process.env.SKB_BM25_CACHE_MB ?? Math.max(1024, Math.round(os.totalmem() / 8 / 2 ** 20)));
 if (!(CACHE_MB >= 0)) throw new Error(`SKB_BM25_CACHE_MB must be a number of megabytes, found ${JSON.stringify(process.env.SKB_BM25_CACHE_MB)}`);
 const CACHE_BYTES = CACHE_MB * 2 ** 20;
 /** What a kept posting takes on average (a 4-byte entity id, a 1-byte count); read-ahead sizes use it. */
