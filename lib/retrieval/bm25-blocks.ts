@@ -11,8 +11,6 @@ export interface BlockRows {
   last: number[];
   entities: Int32Array[];
   tfs: Int32Array[];
-  /** Postings in all. */
-  postings: number;
 }
 
 /**
@@ -54,7 +52,7 @@ export class BlockBuilder {
         tf[at] = p.tf[i]!;
       }
     }
-    const rows: BlockRows = { term: [], last: [], entities: [], tfs: [], postings: total };
+    const rows: BlockRows = { term: [], last: [], entities: [], tfs: [] };
     for (let t = 0; t + 1 < starts.length; t++) {
       for (let from = starts[t]!; from < starts[t + 1]!; from += BLOCK_POSTINGS) {
         const to = Math.min(from + BLOCK_POSTINGS, starts[t + 1]!);
@@ -70,17 +68,16 @@ export class BlockBuilder {
   }
 }
 
+/** How many elements an `array_send` int4[] holds. */
+export const int4ArrayLength = (buf: Buffer) => (buf.length < 16 || buf.readInt32BE(0) === 0 ? 0 : buf.readInt32BE(12));
+
 /**
  * The elements of a one-dimensional int4[] without nulls as `array_send` writes it (what a binary-format
  * result carries): a 20-byte header (dimensions, null flag, element type, length, lower bound), then each
  * element's 4-byte length and big-endian value. Written into `out` from `at`.
  */
 export function readInt4Array(buf: Buffer, out: Int32Array, at: number): number {
-  if (buf.length < 12 || buf.readInt32BE(0) === 0) return 0;
-  const n = buf.readInt32BE(12);
+  const n = int4ArrayLength(buf);
   for (let i = 0; i < n; i++) out[at + i] = buf.readInt32BE(20 + 8 * i + 4);
   return n;
 }
-
-/** How many elements an `array_send` int4[] holds. */
-export const int4ArrayLength = (buf: Buffer) => (buf.length < 16 || buf.readInt32BE(0) === 0 ? 0 : buf.readInt32BE(12));

@@ -14,7 +14,7 @@ describe('BlockBuilder', () => {
     b.add(page([[1, 20, 1], [3, 21, 7]]));
     expect(b.size).toBe(5);
     const rows = b.cut();
-    expect(rows.postings).toBe(5);
+    expect(rows.entities.reduce((n, e) => n + e.length, 0)).toBe(5);
     expect(rows.term).toEqual([1, 2, 3]);
     expect(rows.last).toEqual([20, 11, 21]);
     expect(rows.entities.map((e) => [...e])).toEqual([[10, 20], [10, 11], [21]]);
