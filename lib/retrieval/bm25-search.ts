@@ -3,8 +3,9 @@ import type { Queryable } from '../db/transaction';
 import { headlineSql } from '../kb/highlight';
 import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
-import { byRank, cutAtRank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
+import { byRank, cutAtRank, rank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
 import type { Scored } from './bm25-top';
+import { phraseTest } from './phrase';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
 /** Postings up to which a plain query is scored in full (exact total); one with more gets the exact top only (see searchBm25). */
@@ -135,9 +136,11 @@ class Scoring {
 
 /**
  * The strict query as a condition on `present` (the term numbers an entity's text contains) and, for
- * phrases, on the entity's text: a phrase's words must all be present and follow each other in the
- * text, which a case-insensitive regular expression over the text checks (only once the words are known present;
- * `~*` rather than `lower(text) ~`, which copies the whole text first and took four times as long).
+ * phrases, on the entity's text, for the metapath filter's statement: a phrase's words must all be present and
+ * follow each other in the text, which a case-insensitive regular expression over the text checks (only once
+ * the words are known present; `~*` rather than `lower(text) ~`, which copies the whole text first and took four
+ * times as long). `[:alnum:]` is `phraseTest`'s letters and digits on ASCII text, and under a UTF-8 locale
+ * nearly always beyond.
  */
 function strictCondition(strict: StrictQuery, known: Map<string, Term>, p: Params, kb: string, entity: string, present: string): string {
   const clause = (c: Clause): string => {
@@ -175,16 +178,23 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
 }
 
 /**
- * A strict query's verdict on an entity from the terms it holds (`holds(n)`, n the term's number): true or
- * false, or null when it turns on a phrase whose words it all holds (only its text can tell).
+ * A strict query's verdict on an entity from the terms it holds (`holds(n)`, n the term's number) and, when
+ * given, its text: true or false, or without the text null when it turns on a phrase whose words it all holds.
  */
-function strictVerdict(strict: StrictQuery, known: Map<string, Term>): (holds: (n: number) => boolean) => boolean | null {
-  const clauses = (c: Clause) => c.map((w) => known.get(w)?.n ?? 0);
+export type StrictVerdict = (holds: (n: number) => boolean, text?: () => string) => boolean | null;
+
+function strictVerdict(strict: StrictQuery, known: Map<string, Term>): StrictVerdict {
+  const clauses = (c: Clause) => ({ ns: c.map((w) => known.get(w)?.n ?? 0), inText: c.length > 1 ? phraseTest(c) : null });
   const required = strict.required.map((group) => group.map(clauses));
   const excluded = strict.excluded.map(clauses);
-  return (holds) => {
-    // A clause: false when a word is missing, true for a word held, null for a phrase whose words are all held.
-    const clause = (ns: number[]) => (ns.every((n) => n > 0 && holds(n)) ? (ns.length === 1 ? true : null) : false);
+  return (holds, text) => {
+    // A clause: false when a word is missing, true for a word held, for a phrase whose words are all held its text's answer.
+    let read: string | undefined;
+    const clause = ({ ns, inText }: ReturnType<typeof clauses>) => {
+      if (!ns.every((n) => n > 0 && holds(n))) return false;
+      if (!inText) return true;
+      return text ? inText((read ??= text())) : null;
+    };
     let verdict: boolean | null = true;
     for (const group of required) {
       const seen = group.map(clause);
@@ -199,6 +209,47 @@ function strictVerdict(strict: StrictQuery, known: Map<string, Term>): (holds: (
     }
     return verdict;
   };
+}
+
+/** The candidates of these types, in the same order. */
+async function entitiesOfTypes(db: Queryable, kb: number, types: string[], candidates: StrictCandidate[]): Promise<StrictCandidate[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT e.id FROM entity e WHERE e.kb_id = $1 AND e.id = ANY($2::int[])
+        AND e.type_id IN (SELECT t.id FROM node_type t WHERE t.kb_id = $1 AND t.name = ANY($3::text[]))`,
+    [kb, candidates.map((c) => c.entityId), types]);
+  const kept = new Set(rows.map((r) => r.id));
+  return candidates.filter((c) => kept.has(c.entityId));
+}
+
+/** Candidates whose text is read in the first batch; each further batch is twice the last. */
+const FIRST_TEXT_BATCH = 128;
+
+/**
+ * The candidates (best first) that satisfy the strict query, read from their text where the postings cannot
+ * tell, in batches, until `enough` match and the ties of the last are in; with how many were looked at.
+ * Checked here rather than in SQL: JavaScript's regular expressions read Amazon's long documents several times
+ * faster than PostgreSQL's, and read them as the tokeniser does.
+ */
+export async function matchInText(db: Queryable, kb: number, candidates: StrictCandidate[], verdict: StrictVerdict, enough: number): Promise<{ rows: StrictCandidate[]; looked: number }> {
+  const rows: StrictCandidate[] = [];
+  let cut: number | null = null;
+  let at = 0;
+  for (let batch = FIRST_TEXT_BATCH; at < candidates.length; batch *= 2) {
+    const slice = candidates.slice(at, at + batch);
+    const unsure = slice.filter((c) => verdict((n) => c.present.includes(n)) === null).map((c) => c.entityId);
+    const { rows: texts } = unsure.length
+      ? await db.query<{ id: number; text: string }>('SELECT id, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kb, unsure])
+      : { rows: [] };
+    const textOf = new Map(texts.map((t) => [t.id, t.text]));
+    for (const c of slice) {
+      if (cut !== null && rank(c.score) !== cut) return { rows, looked: at };
+      at++;
+      if (!verdict((n) => c.present.includes(n), () => textOf.get(c.entityId) ?? '')) continue;
+      rows.push(c);
+      if (rows.length === enough) cut = rank(c.score);
+    }
+  }
+  return { rows, looked: at };
 }
 
 /**
@@ -224,8 +275,11 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   const { known } = terms;
   const p = new Params();
   const kb = p.add(kbId);
-  const typeIds = opts.types?.length ? `SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${p.add(opts.types)}::text[])` : null;
-  const ofType = (entity: string) => (typeIds ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.type_id IN (${typeIds}) AND t.id = ${entity})` : '');
+  const types = opts.types?.length ? opts.types : null;
+  // The types' placeholder is added on first use (PostgreSQL refuses untyped unused ones).
+  let typesParam: string | undefined;
+  const ofType = (entity: string) => (types ? `AND EXISTS (SELECT 1 FROM entity t WHERE t.kb_id = ${kb} AND t.id = ${entity}
+    AND t.type_id IN (SELECT id FROM node_type WHERE kb_id = ${kb} AND name = ANY(${(typesParam ??= p.add(types))}::text[])))` : '');
   const depth = opts.offset + opts.limit;
   const budget = opts.postingBudget ?? POSTING_BUDGET;
   const ctes: string[] = [];
@@ -243,25 +297,23 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     if (!driver) return empty;
     const phrase = [...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1);
     const checkLimit = opts.phraseCheckLimit ?? PHRASE_CHECK_LIMIT;
+    const verdict = strictVerdict(query.strict, known);
     const found = await strictCandidates(db, index, BM25_DEFAULTS, [...known.values()], driver.map((t) => t.id), query.words.length,
-      strictVerdict(query.strict, known), typeIds ? null : phrase ? checkLimit : depth + BROAD_DEPTH);
+      verdict, types ? null : phrase ? checkLimit : depth + BROAD_DEPTH);
     const words = (c: StrictCandidate) => `{${c.present.filter((n) => n <= query.words.length).join(',')}}`;
     const matches = (rows: StrictCandidate[]) =>
-      `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[], ${p.add(rows.map((r) => `{${r.present.join(',')}}`))}::text[],
-        ${p.add(rows.map(words))}::text[]) AS c(entity_id, score, present, words)`;
+      `unnest(${p.add(rows.map((r) => r.entityId))}::int[], ${p.add(rows.map((r) => r.score))}::float8[], ${p.add(rows.map(words))}::text[]) AS c(entity_id, score, words)`;
     if (!found.unsure) {
       // Decided in full from the postings: exact.
       ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(found.rows)} WHERE true ${ofType('c.entity_id')})`);
-      if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(found.matched)}::int AS n)`);
+      if (!types) ctes.push(`counted AS (SELECT ${p.add(found.matched)}::int AS n)`);
     } else {
-      // Candidates are checked in score order (OFFSET 0 keeps the check above the sort) until enough match.
+      // Candidates are checked in score order, from their text, until enough match.
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
-      ctes.push(`matched AS MATERIALIZED (SELECT h.entity_id, h.score, h.words::int[] AS words
-         FROM (SELECT c.*, round(c.score * 1e9) AS rank FROM ${matches(found.rows)} WHERE true ${ofType('c.entity_id')}
-                ORDER BY rank DESC ${typeIds ? `FETCH FIRST ${p.add(checkLimit)} ROWS WITH TIES` : 'OFFSET 0'}) h
-        WHERE ${strictCondition(query.strict, known, p, kb, 'h.entity_id', 'h.present::int[]')}
-        ORDER BY h.rank DESC FETCH FIRST ${p.add(phraseLimit + 1)} ROWS WITH TIES)`);
-      unchecked = Math.max(0, found.matched - (typeIds ? checkLimit : found.rows.length));
+      const ofTypes = types ? await entitiesOfTypes(db, kbId, types, found.rows) : found.rows;
+      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1);
+      ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(checked.rows)})`);
+      unchecked = (types ? ofTypes.length : found.matched) - checked.looked;
     }
   } else {
     const words = query.words.flatMap((w) => known.get(w) ?? []);
@@ -270,11 +322,11 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
     const text = query.words.join(' ');
     let rows: Scored[];
     if (broad) {
-      [rows] = (await scoreBm25(db, index, BM25_DEFAULTS, [text], typeIds ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH), known)) as [Scored[]];
+      [rows] = (await scoreBm25(db, index, BM25_DEFAULTS, [text], types ? Math.max(BROAD_TYPED_DEPTH, depth) : Math.max(BROAD_DEPTH, depth + BROAD_DEPTH), known)) as [Scored[]];
     } else {
       const all = (await scoreEvery(db, index, BM25_DEFAULTS, text, known)).sort(byRank);
-      rows = typeIds ? all : cutAtRank(all, depth + BROAD_DEPTH);
-      if (!typeIds) ctes.push(`counted AS (SELECT ${p.add(all.length)}::int AS n)`);
+      rows = types ? all : cutAtRank(all, depth + BROAD_DEPTH);
+      if (!types) ctes.push(`counted AS (SELECT ${p.add(all.length)}::int AS n)`);
     }
     const held = await termsHeld(db, index, words, rows.map((r) => r.entityId));
     ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${scored(rows, held)} WHERE true ${ofType('c.entity_id')})`);
@@ -296,7 +348,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
                FROM page pg JOIN entity e ON e.kb_id = ${kb} AND e.id = pg.entity_id JOIN node_type t ON t.id = e.type_id) AS hits`,
     p.values);
   const mostDocs = Math.max(...[...known.values()].map((t) => t.df));
-  const total = broad && !typeIds ? Math.max(row!.total, mostDocs) : row!.total;
+  const total = broad && !types ? Math.max(row!.total, mostDocs) : row!.total;
   if (phraseLimit !== null) {
     totalIsLowerBound = row!.total > phraseLimit || unchecked > 0;
     if (unchecked > 0 && row!.total < depth) checkedBest = opts.phraseCheckLimit ?? PHRASE_CHECK_LIMIT;

@@ -223,6 +223,16 @@ describe('strict syntax', () => {
     expect((await search('"5 3 mm"')).total).toBe(0);
   });
 
+  it('checks phrases within a type filter', async () => {
+    for (const type of ['product', 'guide']) {
+      const want = expected('for hiking', (d) => d.type === type && has('for hiking')(d));
+      expect(want.length, type).toBeGreaterThan(0);
+      const result = await search('"for hiking" -stove', { types: [type] });
+      expect(externalIds(result), type).toEqual(want.map((w) => w.externalId));
+      expect(result).toMatchObject({ total: want.length, totalIsLowerBound: false });
+    }
+  });
+
   it('checks phrases in score order, pages exactly and counts up to the limit', async () => {
     const phrase = 'for hiking';
     const want = expected(phrase, has(phrase)).map((w) => w.externalId);
