@@ -34,13 +34,14 @@ describe('phraseTest', () => {
     expect(phraseTest(['istanbul'])('İstanbul')).toBe(false);
   });
 
-  it('agrees with the tokeniser on random texts', () => {
+  // Each phrase compiles a pattern (about a millisecond): a few hundred texts, with room for a busy machine.
+  it('agrees with the tokeniser on random texts', { timeout: 30_000 }, () => {
     const pieces = ['a', 'ab', 'B', 'é', 'É', 'ß', '1', '٣', ' ', '-', '.', '\n', '\u0301', '_', 'İ', 'ﬁ'];
     let seed = 7;
     // The generator's high bits: its low ones repeat in short cycles.
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), Math.floor((seed / 2 ** 31) * n));
     let matched = 0;
-    for (let i = 0; i < 3_000; i++) {
+    for (let i = 0; i < 800; i++) {
       const text = Array.from({ length: 1 + random(24) }, () => pieces[random(pieces.length)]).join('');
       const tokens = tokenise(text);
       // Half the time a phrase the text holds, half a random pair of its tokens, which it may not.
@@ -51,7 +52,7 @@ describe('phraseTest', () => {
       expect(phraseTest(words)(text), JSON.stringify({ text, words })).toBe(want);
       if (want) matched++;
     }
-    expect(matched).toBeGreaterThan(500);
+    expect(matched).toBeGreaterThan(150);
   });
 
   it('refuses an empty phrase', () => {
