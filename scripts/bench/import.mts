@@ -193,7 +193,7 @@ async function main() {
       disk,
     };
     console.log(JSON.stringify(result, null, 2));
-    console.log(`\n| ${new Date().toISOString().slice(0, 10)} | ${shape ? `${shape} ${scale}` : 'default'} | ${result.entities.toLocaleString('en')} | ${result.edges.toLocaleString('en')} | ${result.importSeconds} s | ${result.rowsPerSecond.toLocaleString('en')} | ${result.peakRssMB} MB | ${result.copyWithIndexesSeconds} s | ${result.ratio}x | ${disk.databaseMB.toLocaleString('en')} MB | ${(await loadAverage())} |`);
+    console.log(`\n| ${new Date().toISOString().slice(0, 10)} | ${shape ? `${shape} ${scale}` : 'default'} | ${result.entities.toLocaleString('en')} | ${result.edges.toLocaleString('en')} | ${result.importSeconds} s | ${result.rowsPerSecond.toLocaleString('en')} | ${result.peakRssMB} MB | ${values['skip-baseline'] ? '— (no baseline) | —' : `${result.copyWithIndexesSeconds} s | ${result.ratio}x`} | ${disk.databaseMB.toLocaleString('en')} MB | ${(await loadAverage())} |`);
   } finally {
     clearInterval(sampler);
     await pool.end();
