@@ -3,6 +3,7 @@ import type { Queryable } from '../db/transaction';
 import type { Bm25Index } from '../retrieval/bm25-index';
 import { matchWithinSql, snippetSql } from '../retrieval/bm25-search';
 import { parseSearchQuery, plainQuery, type SearchQuery } from '../retrieval/search-query';
+import { tokenise } from '../retrieval/tokenise';
 import { anyWordQuery } from './any-word-query';
 import { headlineSql } from './highlight';
 
@@ -64,7 +65,7 @@ function fullTextFilter(q: string, p: Params, kb: string, limit: string, offset:
        SELECT x.id, x.name, x.degree, x.text, ts_rank_cd(x.search, ${query}) AS score
          FROM reach r JOIN entity x ON x.kb_id = ${kb} AND x.id = r.id
         WHERE x.search @@ ${query})`],
-    page: `SELECT h.id, h.name, h.degree, h.score, ${headlineSql('english', 'h.text', query)} AS snippet
+    page: `SELECT h.id, h.name, h.degree, h.score, ${headlineSql('english', 'h.text', query, `${p.add(tokenise(q))}::text[]`)} AS snippet
          FROM (SELECT * FROM hits ORDER BY score DESC, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
         ORDER BY h.score DESC, h.degree DESC, h.name, h.id`,
   };

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/transaction';
 import { buildIndexInBackground, currentIndex } from '../retrieval/bm25-index';
 import { searchBm25, type Bm25Hit } from '../retrieval/bm25-search';
 import { parseSearchQuery } from '../retrieval/search-query';
+import { tokenise } from '../retrieval/tokenise';
 import { headlineSql } from './highlight';
 
 export { MATCH_END, MATCH_START } from './highlight';
@@ -91,19 +92,19 @@ export async function searchFullText(db: Queryable, kbId: number, opts: SearchOp
   const ranked = broad
     ? `WITH named AS MATERIALIZED (SELECT s.id, s.degree FROM entity_search s WHERE s.name_search @@ ${QUERY} AND ${FILTER}),
        candidate AS (
-         (SELECT id FROM named ORDER BY degree DESC, id LIMIT $6)
+         (SELECT id FROM named ORDER BY degree DESC, id LIMIT $7)
          UNION
-         (SELECT s.id FROM entity_search s WHERE s.search @@ ${QUERY} AND ${FILTER} ORDER BY s.degree DESC, s.id LIMIT $6))
+         (SELECT s.id FROM entity_search s WHERE s.search @@ ${QUERY} AND ${FILTER} ORDER BY s.degree DESC, s.id LIMIT $7))
        SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank
          FROM candidate c JOIN entity_search s ON s.kb_id = $1 AND s.id = c.id`
     : `SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank FROM entity_search s WHERE s.search @@ ${QUERY} AND ${FILTER}`;
   const { rows: hits } = await db.query<SearchHit>(
     `WITH page AS (${ranked} ORDER BY rank DESC, degree DESC, id LIMIT $4 OFFSET $5)
      SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, e.degree, p.rank::float8 AS score, NULL AS covered,
-            ${headlineSql('english', 'e.text', QUERY)} AS snippet
+            ${headlineSql('english', 'e.text', QUERY, '$6::text[]')} AS snippet
        FROM page p JOIN entity e ON e.kb_id = $1 AND e.id = p.id JOIN node_type t ON t.id = e.type_id
       ORDER BY p.rank DESC, p.degree DESC, p.id`,
-    [...args, opts.limit, opts.offset, ...(broad ? [Math.max(BROAD_QUERY_CANDIDATES, opts.offset + opts.limit)] : [])],
+    [...args, opts.limit, opts.offset, tokenise(opts.query), ...(broad ? [Math.max(BROAD_QUERY_CANDIDATES, opts.offset + opts.limit)] : [])],
   );
   return { total: broad ? exactLimit : matches, totalIsLowerBound: broad, hits };
 }

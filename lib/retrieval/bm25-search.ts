@@ -368,9 +368,11 @@ const UNMARKED_SHARE = 0.1;
 export function snippetSql(p: Params, terms: TermList, text: string, numbers: string): string {
   const all = p.add(terms.all);
   const common = p.add([...terms.known.values()].filter((t) => t.df > terms.docs * UNMARKED_SHARE).map((t) => t.n));
-  const tsquery = (only: string) => `(SELECT to_tsquery('simple', string_agg(quote_literal(w.word), ' | '))
-      FROM unnest(${all}::text[]) WITH ORDINALITY w(word, n) WHERE w.n = ANY(${numbers}) ${only})`;
-  return headlineSql('simple', text, `coalesce(${tsquery(`AND w.n <> ALL(${common}::int[])`)}, ${tsquery('')})`);
+  const marked = (agg: string, only: string) => `(SELECT ${agg} FROM unnest(${all}::text[]) WITH ORDINALITY w(word, n) WHERE w.n = ANY(${numbers}) ${only})`;
+  const rare = `AND w.n <> ALL(${common}::int[])`;
+  const tsquery = (only: string) => marked(`to_tsquery('simple', string_agg(quote_literal(w.word), ' | '))`, only);
+  return headlineSql('simple', text, `coalesce(${tsquery(rare)}, ${tsquery('')})`,
+    `coalesce(${marked('array_agg(w.word)', rare)}, ${marked('array_agg(w.word)', '')})`);
 }
 
 /** Index entries a probe of one entity's posting for one term costs, next to reading one posting in a scan. */
