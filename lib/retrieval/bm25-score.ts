@@ -311,8 +311,10 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
   // Each term's count in every candidate, in term-number order.
   const ordered = [...terms].sort((a, b) => a.n - b.n);
   const counts = ordered.map((t) => {
-    const out = new Int32Array(slots.length);
     const p = postings.get(t.id);
+    // The only driver's counts are its own, in order.
+    if (p && p.entities === ids) return Int32Array.from(p.tfs);
+    const out = new Int32Array(slots.length);
     if (p) countsAt(p, slots, first, out);
     return out;
   });
@@ -322,6 +324,8 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
     .map((t) => ({ w: idf(index.docs, t.df) * (params.k1 + 1), counts: counts[at.get(t.n)!]! }));
   // Verdicts by the mask of terms held (bit i for the i-th term by number), worked out once per mask: 1 no, 2 yes, 3 unsure.
   const verdicts = new Map<number, number>();
+  let lastMask = -1;
+  let lastCode = 0;
   const kept = new Int32Array(slots.length);
   const scores = new Float64Array(slots.length);
   let matched = 0;
@@ -331,12 +335,17 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
     let mask = 0;
     if (ordered.length <= MASK_TERMS) {
       for (let i = 0; i < counts.length; i++) if (counts[i]![k]! > 0) mask |= 1 << i;
-      code = verdicts.get(mask);
+      // Neighbouring candidates mostly hold the same terms.
+      code = mask === lastMask ? lastCode : verdicts.get(mask);
     }
     if (code === undefined) {
       const verdict = decide((n) => counts[at.get(n)!]![k]! > 0);
       code = verdict === false ? 1 : verdict ? 2 : 3;
       if (ordered.length <= MASK_TERMS) verdicts.set(mask, code);
+    }
+    if (ordered.length <= MASK_TERMS) {
+      lastMask = mask;
+      lastCode = code;
     }
     const verdict = code === 1 ? false : code === 2 ? true : null;
     if (verdict === false) continue;
