@@ -250,9 +250,14 @@ test('an annotator skips a seed with a reason and returns to the campaign', asyn
   expect((await annotator.get(workPage.replace(`/campaigns/${campaignId}/`, `/campaigns/${campaignId + 1000}/`))).status()).toBe(404);
 
   await signIn(page, ANNOTATOR);
+  // The page renews the lease as it opens. A renewal that reaches the server after the skip is refused (409):
+  // the page ignores that, but the browser logs the failed request, so the skip waits for the renewal, as a
+  // person reading the seed first does.
+  const renewed = page.waitForResponse((r) => r.url().endsWith(`/api/assignments/${assignmentId}/lease`));
   await page.goto(workPage);
   const open = page.getByRole('button', { name: 'Skip this seed…' });
   await waitForHydration(open);
+  expect((await renewed).status()).toBe(200);
   await open.click();
   const dialog = page.getByRole('dialog', { name: 'Skip this seed' });
   await expect(dialog.getByRole('button', { name: 'Skip the seed' })).toBeDisabled();
