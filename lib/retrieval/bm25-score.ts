@@ -324,6 +324,7 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
     .map((t) => ({ w: idf(index.docs, t.df) * (params.k1 + 1), counts: counts[at.get(t.n)!]! }));
   // Verdicts by the mask of terms held (bit i for the i-th term by number), worked out once per mask: 1 no, 2 yes, 3 unsure.
   const verdicts = new Map<number, number>();
+  const masked = ordered.length <= MASK_TERMS;
   let lastMask = -1;
   let lastCode = 0;
   const kept = new Int32Array(slots.length);
@@ -333,7 +334,7 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
   for (let k = 0; k < slots.length; k++) {
     let code: number | undefined;
     let mask = 0;
-    if (ordered.length <= MASK_TERMS) {
+    if (masked) {
       for (let i = 0; i < counts.length; i++) if (counts[i]![k]! > 0) mask |= 1 << i;
       // Neighbouring candidates mostly hold the same terms.
       code = mask === lastMask ? lastCode : verdicts.get(mask);
@@ -341,9 +342,9 @@ export async function strictCandidates(db: Queryable, index: Bm25Index, params: 
     if (code === undefined) {
       const verdict = decide((n) => counts[at.get(n)!]![k]! > 0);
       code = verdict === false ? 1 : verdict ? 2 : 3;
-      if (ordered.length <= MASK_TERMS) verdicts.set(mask, code);
+      if (masked) verdicts.set(mask, code);
     }
-    if (ordered.length <= MASK_TERMS) {
+    if (masked) {
       lastMask = mask;
       lastCode = code;
     }

@@ -236,15 +236,17 @@ export async function matchInText(db: Queryable, kb: number, candidates: StrictC
   let at = 0;
   for (let batch = FIRST_TEXT_BATCH; at < candidates.length; batch *= 2) {
     const slice = candidates.slice(at, at + batch);
-    const unsure = slice.filter((c) => verdict((n) => c.present.includes(n)) === null).map((c) => c.entityId);
+    // Each candidate's verdict from its terms; null where only its text can tell.
+    const fromTerms = slice.map((c) => verdict((n) => c.present.includes(n)));
+    const unsure = slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId);
     const { rows: texts } = unsure.length
       ? await db.query<{ id: number; text: string }>('SELECT id, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kb, unsure])
       : { rows: [] };
     const textOf = new Map(texts.map((t) => [t.id, t.text]));
-    for (const c of slice) {
+    for (const [i, c] of slice.entries()) {
       if (cut !== null && rank(c.score) !== cut) return { rows, looked: at };
       at++;
-      if (!verdict((n) => c.present.includes(n), () => textOf.get(c.entityId) ?? '')) continue;
+      if (!(fromTerms[i] ?? verdict((n) => c.present.includes(n), () => textOf.get(c.entityId) ?? ''))) continue;
       rows.push(c);
       if (rows.length === enough) cut = rank(c.score);
     }
