@@ -49,6 +49,7 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
     `CREATE UNIQUE INDEX ${t.entity}_external_id ON ${t.entity} (kb_id, external_id)`,
     `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
+    `CREATE INDEX ${t.entity}_name_lower ON ${t.entity} (kb_id, lower(name) text_pattern_ops)`,
     `CREATE INDEX ${t.entity}_type_name ON ${t.entity} (kb_id, type_id, name)`,
     `CREATE INDEX ${t.entity}_type_id ON ${t.entity} (kb_id, type_id, id)`,
   ]);
@@ -84,7 +85,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
 }
 
 const INDEX_SUFFIXES = {
-  entity: ['pkey', 'external_id', 'type_degree', 'name_trgm', 'type_name', 'type_id'],
+  entity: ['pkey', 'external_id', 'type_degree', 'name_trgm', 'name_lower', 'type_name', 'type_id'],
   edge: ['pkey', 'target'],
   search: ['pkey', 'search', 'name_search', 'degree'],
 } as const;

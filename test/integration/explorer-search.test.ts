@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autocomplete } from '../../lib/kb/autocomplete';
+import { autocomplete, LONG_QUERY_TYPOS, TYPO_SLACK, WORD_SIMILARITY_THRESHOLD } from '../../lib/kb/autocomplete';
 import { lookupEntities, lookupEntity } from '../../lib/kb/lookup';
 import { BROAD_QUERY_CANDIDATES, MATCH_END, MATCH_START, searchEntities, searchFullText } from '../../lib/kb/search';
 import { ensureIndex } from '../../lib/retrieval/bm25-index';
@@ -61,6 +61,40 @@ describe('autocomplete', () => {
     expect(byExternal[0]).toMatchObject({ id: crohn, name: 'Crohn disease', score: 1 });
     const byId = await autocomplete(pool(), kbId, `#${crohn}`, 10);
     expect(byId[0]).toMatchObject({ id: crohn, externalId: '37784' });
+  });
+
+  /** The best-connected name of 30-60 letters and spaces with two words of five letters or more. */
+  async function longName(): Promise<string> {
+    const { rows } = await pool().query<{ name: string }>(
+      `SELECT name FROM entity WHERE kb_id = $1 AND length(name) BETWEEN 30 AND 60 AND name ~ '^[A-Za-z ]+$'
+          AND (SELECT count(*) FROM regexp_split_to_table(name, ' ') w WHERE length(w) >= 5) >= 2 ORDER BY degree DESC, id LIMIT 1`,
+      [kbId],
+    );
+    return rows[0]!.name;
+  }
+
+  it('finds a long name with as many typos as a long query may hold, in different words', async () => {
+    const name = await longName();
+    let typed = 0;
+    const words = name.split(' ').map((w) => (w.length >= 5 && typed < LONG_QUERY_TYPOS ? (typed++, `${w.slice(0, 2)}${w[2] === 'q' ? 'z' : 'q'}${w.slice(3)}`) : w));
+    const items = await autocomplete(pool(), kbId, words.join(' '), 5);
+    expect(items[0]?.name).toBe(name);
+  });
+
+  it('raises the similarity a long query needs, so names sharing only some of its words stay out', async () => {
+    const query = await longName();
+    const { rows } = await pool().query<{ trigrams: number }>(`SELECT cardinality(show_trgm($1)) AS trigrams`, [query]);
+    const threshold = (rows[0]!.trigrams - TYPO_SLACK) / (rows[0]!.trigrams + TYPO_SLACK);
+    expect(threshold).toBeGreaterThan(WORD_SIMILARITY_THRESHOLD);
+    // Names a fixed threshold would have offered: there are some, and none may be listed.
+    const { rows: loose } = await pool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM entity WHERE kb_id = $1 AND word_similarity($2, name) >= $3 AND word_similarity($2, name) < $4`,
+      [kbId, query, WORD_SIMILARITY_THRESHOLD, threshold],
+    );
+    expect(loose[0]!.n).toBeGreaterThan(0);
+    const items = await autocomplete(pool(), kbId, query, 10);
+    expect(items[0]?.name).toBe(query);
+    for (const item of items) expect(item.score).toBeGreaterThanOrEqual(threshold - 1e-6);
   });
 
   it('treats LIKE wildcards in the query as text', async () => {

@@ -70,6 +70,23 @@ describe('importing knowledge bases', () => {
     expect(hood.nodes.length + hood.stubs.reduce((s, x) => s + x.hidden, 0)).toBe(others.size);
   });
 
+  it("gives every partition the parent table's indexes, built under the import's names and attached", async () => {
+    const kbId = await kbIdBySlug(pool(), 'ibd');
+    const indexes = async (table: string) => (await pool().query<{ name: string; attached: boolean }>(
+      `SELECT c.relname AS name, EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = i.indexrelid) AS attached
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1::regclass ORDER BY 1`,
+      [table],
+    )).rows;
+    for (const parent of ['entity', 'edge', 'entity_search']) {
+      const partition = await indexes(`${parent}_kb_${kbId}`);
+      expect(partition.length).toBe((await indexes(parent)).length);
+      expect(partition.every((i) => i.attached)).toBe(true);
+    }
+    // An index the import did not build would have been built by ATTACH, under a name of PostgreSQL's choosing.
+    const suffixes = ['external_id', 'name_lower', 'name_trgm', 'pkey', 'type_degree', 'type_id', 'type_name'];
+    expect((await indexes(`entity_kb_${kbId}`)).map((i) => i.name)).toEqual(suffixes.map((s) => `entity_kb_${kbId}_${s}`));
+  });
+
   it('finds entities by search, with marked snippets, type filters and paging', async () => {
     const kbId = await kbIdBySlug(pool(), 'ibd');
     const crohn = await searchEntities(pool(), kbId, { query: 'Crohn', limit: 5, offset: 0 });

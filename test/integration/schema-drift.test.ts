@@ -134,8 +134,8 @@ describe('schema.prisma and the SQL migrations', () => {
          JOIN pg_class ic ON ic.oid = i.indexrelid
          JOIN pg_am am ON am.oid = ic.relam
          JOIN pg_namespace n ON n.oid = c.relnamespace
-        -- Partial indexes (a WHERE predicate) are SQL-only: Prisma cannot state them.
-        WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations' AND i.indpred IS NULL`,
+        -- Partial and expression indexes are SQL-only: Prisma cannot state them.
+        WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations' AND i.indpred IS NULL AND i.indexprs IS NULL`,
     );
     const signature = (r: { table: string; kind: string; columns: string; method: string }) => `${r.table} ${r.kind} ${r.method} (${r.columns})`;
     const fromDb = rows.map((r) => signature({ ...r, kind: r.primary ? 'primary' : r.unique ? 'unique' : 'index' })).sort();
