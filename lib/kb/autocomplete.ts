@@ -7,9 +7,9 @@ export interface AutocompleteItem extends EntitySummary {
 }
 
 /**
- * How close a name must be to count as a typo of the query: pg_trgm's word similarity (the share of the
- * query's trigrams found in the best-matching stretch of the name). 0.4 lets "Crohn diseese" find "Crohn
- * disease" and keeps unrelated names out.
+ * How close a name must be to count as a typo of the query: pg_trgm's word similarity (the trigrams the query
+ * shares with the best-matching stretch of the name, over all the trigrams of either). 0.4 lets "Crohn
+ * diseese" find "Crohn disease" and keeps unrelated names out.
  */
 export const WORD_SIMILARITY_THRESHOLD = 0.4;
 
@@ -20,9 +20,9 @@ export const WORD_SIMILARITY_THRESHOLD = 0.4;
 export const LONG_QUERY_TYPOS = 2;
 
 /**
- * A typo takes up to 3 trigrams from the query's share with the name and adds up to 3 of its own, so a name
- * within LONG_QUERY_TYPOS typos of a query of n trigrams has a word similarity (shared / (query + stretch -
- * shared)) above (n - s) / (n + s) with this s, one to spare. Queries of up to 16 trigrams keep 0.4.
+ * A typo takes up to 3 trigrams from what the query shares with the name and adds up to 3 of its own, so a
+ * name within LONG_QUERY_TYPOS typos of a query of n trigrams has a word similarity above (n - s) / (n + s)
+ * with this s, one to spare. Queries of up to 16 trigrams keep 0.4.
  */
 export const TYPO_SLACK = 3 * LONG_QUERY_TYPOS + 1;
 
@@ -49,7 +49,8 @@ export async function autocomplete(pool: Pick<pg.Pool, 'connect'>, kbId: number,
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(
-      `SELECT set_config('pg_trgm.word_similarity_threshold', greatest($1::float8, (cardinality(show_trgm($3::text)) - $2::float8) / (cardinality(show_trgm($3::text)) + $2::float8))::text, true)`,
+      `SELECT set_config('pg_trgm.word_similarity_threshold', greatest($1::float8, (n - $2::float8) / (n + $2::float8))::text, true)
+         FROM cardinality(show_trgm($3::text)) n`,
       [WORD_SIMILARITY_THRESHOLD, TYPO_SLACK, q],
     );
     const exact = await lookupEntities(client, kbId, q);
