@@ -57,13 +57,17 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
 
 /**
  * Fills the search table from the loaded entities, once their degrees are final, in descending degree
- * order: a broad query's best-connected matches then sit together at the start of the table.
+ * order: a broad query's best-connected matches are then the first the table holds (see searchFullText).
+ * CREATE TABLE AS appends every row after the last; INSERT would put a later, smaller row into an earlier
+ * page's free space, out of order.
  */
 export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number): Promise<void> {
   await runAll(db, [
-    `INSERT INTO ${t.search} (kb_id, id, type_id, degree, name_search, search)
-       SELECT kb_id, id, type_id, degree, to_tsvector('english', name), search FROM ${t.entity} ORDER BY degree DESC, id`,
-    `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_kb CHECK (kb_id = ${positive(kbId)})`,
+    `DROP TABLE ${t.search}`,
+    `CREATE TABLE ${t.search} AS
+       SELECT kb_id, id, type_id, degree, to_tsvector('english', name) AS name_search, search FROM ${t.entity} ORDER BY degree DESC, id`,
+    `ALTER TABLE ${t.search} ALTER type_id SET NOT NULL, ALTER degree SET NOT NULL, ALTER name_search SET NOT NULL, ALTER search SET NOT NULL,
+       ADD CONSTRAINT ${t.search}_kb CHECK (kb_id = ${positive(kbId)})`,
     `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_pkey PRIMARY KEY (kb_id, id)`,
     `CREATE INDEX ${t.search}_search ON ${t.search} USING GIN (search)`,
     `CREATE INDEX ${t.search}_name_search ON ${t.search} USING GIN (name_search)`,

@@ -15,6 +15,24 @@ async function idOf(externalId: string): Promise<number> {
   return rows[0]!.id;
 }
 
+/**
+ * A broad full-text query's page of 20 at `offset`, worked out from `entity`: the matches ranked among the
+ * `candidates` best-connected name matches and as many matches overall.
+ */
+async function broadRanking(query: string, candidates: number, offset: number): Promise<{ id: number }[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
+     candidate AS (
+       (SELECT id FROM entity, q WHERE kb_id = $1 AND to_tsvector('english', name) @@ q.q ORDER BY degree DESC, id LIMIT $3)
+       UNION
+       (SELECT id FROM entity, q WHERE kb_id = $1 AND search @@ q.q ORDER BY degree DESC, id LIMIT $3))
+     SELECT e.id FROM candidate c JOIN entity e ON e.kb_id = $1 AND e.id = c.id, q
+      ORDER BY ts_rank_cd(e.search, q.q) DESC, e.degree DESC, e.id LIMIT 20 OFFSET $4`,
+    [kbId, query, candidates, offset],
+  );
+  return rows;
+}
+
 beforeAll(async () => {
   testDb = await openAppDatabase();
   kbId = await importIbd(pool());
@@ -164,6 +182,11 @@ describe('search', () => {
     expect(rows[0]!.names).toBe(0);
   });
 
+  it('keeps the search table in descending degree order, the order broad full-text queries read it in', async () => {
+    const ids = async (order: string) => (await pool().query<{ id: number }>(`SELECT id FROM entity_search WHERE kb_id = $1 ORDER BY ${order}`, [kbId])).rows.map((r) => r.id);
+    expect(await ids('ctid')).toEqual(await ids('degree DESC, id'));
+  });
+
   it('full-text fallback: counts and ranks every match of a query within the exact limit', async () => {
     const query = 'inflammatory bowel';
     const { rows } = await pool().query<{ id: number; total: number }>(
@@ -182,17 +205,7 @@ describe('search', () => {
     const result = await searchFullText(pool(), kbId, { query, limit: 20, offset: 0, exactMatchLimit: 5 });
     expect(result.totalIsLowerBound).toBe(true);
     expect(result.total).toBe(5);
-    // The candidates, worked out from `entity`: the best-connected name matches and matches overall.
-    const { rows } = await pool().query<{ id: number }>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', $2) AS q),
-       candidate AS (
-         (SELECT id FROM entity, q WHERE kb_id = $1 AND to_tsvector('english', name) @@ q.q ORDER BY degree DESC, id LIMIT $3)
-         UNION
-         (SELECT id FROM entity, q WHERE kb_id = $1 AND search @@ q.q ORDER BY degree DESC, id LIMIT $3))
-       SELECT e.id FROM candidate c JOIN entity e ON e.kb_id = $1 AND e.id = c.id, q
-        ORDER BY ts_rank_cd(e.search, q.q) DESC, e.degree DESC, e.id LIMIT 20`,
-      [kbId, query, BROAD_QUERY_CANDIDATES],
-    );
+    const rows = await broadRanking(query, BROAD_QUERY_CANDIDATES, 0);
     const { rows: all } = await pool().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM entity WHERE kb_id = $1 AND search @@ websearch_to_tsquery('english', $2)`, [kbId, query]);
     expect(all[0]!.n).toBeGreaterThan(2 * BROAD_QUERY_CANDIDATES);
@@ -201,6 +214,17 @@ describe('search', () => {
     // Within the exact limit the same query is counted in full.
     const exact = await searchFullText(pool(), kbId, { query, limit: 1, offset: 0, exactMatchLimit: all[0]!.n });
     expect(exact).toMatchObject({ total: all[0]!.n, totalIsLowerBound: false });
+  });
+
+  it('full-text fallback: a page deeper than the exact limit is ranked among as many candidates as it reaches', async () => {
+    // Found in 849 documents and only 3 names: the page comes from the best-connected document matches.
+    const query = 'drug';
+    const offset = BROAD_QUERY_CANDIDATES + 40;
+    const result = await searchFullText(pool(), kbId, { query, limit: 20, offset, exactMatchLimit: 5 });
+    expect(result).toMatchObject({ total: 5, totalIsLowerBound: true });
+    const rows = await broadRanking(query, offset + 20, offset);
+    expect(rows).toHaveLength(20);
+    expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
   });
 });
 
