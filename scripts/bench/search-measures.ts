@@ -22,7 +22,7 @@ function prose(text: string): string {
  * from the index (built first if missing, and read ahead as the app server does at start; neither timed); then the full-text search that answers while the index is
  * built. Inputs are drawn by a hash of entity ids and `rng`.
  */
-export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, rng: () => number): Promise<Timing[]> {
+export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, rng: () => number, { bm25 = true, fullText = true } = {}): Promise<Timing[]> {
   const pick = <T,>(xs: T[]): T => xs[Math.floor(rng() * xs.length)]!;
   const names = (await pool.query<{ name: string }>('SELECT name FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 7) LIMIT $2', [kbId, runs])).rows.map((r) => r.name);
   const descriptions = (await pool.query<{ text: string }>(
@@ -33,6 +33,18 @@ export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, 
   const singles = words.filter((w) => w.length > 0).map((w) => pick(w));
   const questions = descriptions.map((d) => [...new Set(d.map((w) => w.toLowerCase()))].slice(0, 20)).filter((q) => q.length === 20).map((q) => `${q.join(' ')}?`);
 
+  const timings: Timing[] = [];
+  if (bm25) timings.push(...(await bm25Measures(pool, kbId, { names, pairs, singles, questions })));
+  if (fullText) {
+    for (const [label, queries] of [['names', names], ['two document words', pairs]] as const) {
+      timings.push(await time(`full-text search (while the index is built), ${label}`, queries, (q) => searchFullText(pool, kbId, { query: q, limit: 20, offset: 0 })));
+    }
+  }
+  return timings;
+}
+
+async function bm25Measures(pool: pg.Pool, kbId: number, inputs: { names: string[]; pairs: string[]; singles: string[]; questions: string[] }): Promise<Timing[]> {
+  const { names, pairs, singles, questions } = inputs;
   const started = performance.now();
   const index = await ensureIndex(pool, kbId, false);
   console.log(`Ranking index: ${index.docs.toLocaleString('en')} documents (ready or built in ${((performance.now() - started) / 1000).toFixed(1)} s).`);
@@ -48,8 +60,5 @@ export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, 
   let broad = 0;
   for (const q of questions) if ((await search(q)).totalIsLowerBound) broad += 1;
   console.log(`Questions with more postings than the SQL budget (scored in memory): ${broad} of ${questions.length}.`);
-  for (const [label, queries] of [['names', names], ['two document words', pairs]] as const) {
-    timings.push(await time(`full-text search (while the index is built), ${label}`, queries, (q) => searchFullText(pool, kbId, { query: q, limit: 20, offset: 0 })));
-  }
   return timings;
 }
