@@ -5,12 +5,13 @@
  */
 export const BLOCK_POSTINGS = 512;
 
-/** A segment's blocks, as columns: each block's term, last entity id, entity ids and counts. */
+/** A segment's blocks, as columns: each block's term, last entity id, entity ids, counts and adjacency (`bm25-adjacent.ts`). */
 export interface BlockRows {
   term: number[];
   last: number[];
   entities: Int32Array[];
   tfs: Int32Array[];
+  adjacent: Uint16Array[];
 }
 
 /**
@@ -21,16 +22,16 @@ export interface BlockRows {
  * blocks still read in entity order.
  */
 export class BlockBuilder {
-  private pages: { term: Int32Array; entity: Int32Array; tf: Int32Array }[] = [];
+  private pages: { term: Int32Array; entity: Int32Array; tf: Int32Array; adjacent: Uint16Array }[] = [];
   private maxTerm = 0;
   /** Postings gathered since the last cut. */
   size = 0;
 
-  add(page: { term: number[]; entity: number[]; tf: number[] }): void {
+  add(page: { term: number[]; entity: number[]; tf: number[]; adjacent: number[] }): void {
     if (!page.term.length) return;
     const term = Int32Array.from(page.term);
     for (let i = 0; i < term.length; i++) if (term[i]! > this.maxTerm) this.maxTerm = term[i]!;
-    this.pages.push({ term, entity: Int32Array.from(page.entity), tf: Int32Array.from(page.tf) });
+    this.pages.push({ term, entity: Int32Array.from(page.entity), tf: Int32Array.from(page.tf), adjacent: Uint16Array.from(page.adjacent) });
     this.size += term.length;
   }
 
@@ -45,14 +46,16 @@ export class BlockBuilder {
     const next = starts.slice(0, -1);
     const entity = new Int32Array(total);
     const tf = new Int32Array(total);
+    const adjacent = new Uint16Array(total);
     for (const p of pages) {
       for (let i = 0; i < p.term.length; i++) {
         const at = next[p.term[i]!]!++;
         entity[at] = p.entity[i]!;
         tf[at] = p.tf[i]!;
+        adjacent[at] = p.adjacent[i]!;
       }
     }
-    const rows: BlockRows = { term: [], last: [], entities: [], tfs: [] };
+    const rows: BlockRows = { term: [], last: [], entities: [], tfs: [], adjacent: [] };
     for (let t = 0; t + 1 < starts.length; t++) {
       for (let from = starts[t]!; from < starts[t + 1]!; from += BLOCK_POSTINGS) {
         const to = Math.min(from + BLOCK_POSTINGS, starts[t + 1]!);
@@ -60,6 +63,7 @@ export class BlockBuilder {
         rows.last.push(entity[to - 1]!);
         rows.entities.push(entity.subarray(from, to));
         rows.tfs.push(tf.subarray(from, to));
+        rows.adjacent.push(adjacent.subarray(from, to));
       }
     }
     this.pages = [];

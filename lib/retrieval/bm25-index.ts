@@ -2,7 +2,8 @@ import { inTransaction, type Database, type Queryable } from '../db/transaction'
 import { ownerGone, thisProcess } from '../ingest/owner';
 import { retrieverText } from '../kb/retriever-text';
 import { keepCommonPostings } from './bm25-warm';
-import { analyse, DEFAULT_ANALYZER, termCounts, type Analyzer } from './tokenise';
+import { addAdjacency } from './bm25-adjacent';
+import { analyse, DEFAULT_ANALYZER, type Analyzer } from './tokenise';
 import { createPostingTable, postingWriter, type PostingPage } from './bm25-write';
 
 /** A built index's identity, the analyzer its terms went through and the collection statistics scoring needs. */
@@ -186,6 +187,30 @@ class Vocabulary {
   tokens = 0;
   /** Per term id, postings on the page being built (zero between pages). */
   private readonly onPage: number[] = [0];
+  /** Per term id, its count and adjacency (`bm25-adjacent.ts`) in the document being read (zero between documents). */
+  private inDoc = new Int32Array(1024);
+  private adjacent = new Uint16Array(1024);
+  /** The document being read as term ids. */
+  private sequence = new Int32Array(1024);
+
+  private idOf(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(word, id);
+      this.df[id] = 0;
+      this.onPage[id] = 0;
+      if (id >= this.inDoc.length) {
+        const inDoc = new Int32Array(2 * id);
+        inDoc.set(this.inDoc);
+        this.inDoc = inDoc;
+        const adjacent = new Uint16Array(2 * id);
+        adjacent.set(this.adjacent);
+        this.adjacent = adjacent;
+      }
+    }
+    return id;
+  }
 
   /**
    * One page of documents (in entity id order) as postings grouped by term, entity ids rising within each
@@ -196,26 +221,34 @@ class Vocabulary {
     const term: number[] = [];
     const entity: number[] = [];
     const tf: number[] = [];
+    const adjacent: number[] = [];
     const touched: number[] = [];
     for (const d of docs) {
-      for (const [word, n] of termCounts(d.words)) {
-        let id = this.ids.get(word);
-        if (id === undefined) {
-          id = this.ids.size + 1;
-          this.ids.set(word, id);
-          this.df[id] = 0;
-          this.onPage[id] = 0;
-        }
+      const n = d.words.length;
+      if (n > this.sequence.length) this.sequence = new Int32Array(2 * n);
+      const inDoc: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const id = this.idOf(d.words[i]!);
+        this.sequence[i] = id;
+        if (this.inDoc[id] === 0) inDoc.push(id);
+        this.inDoc[id]! += 1;
+      }
+      addAdjacency(this.sequence, n, this.adjacent);
+      // Terms in the order first seen in the document.
+      for (const id of inDoc) {
         this.df[id]! += 1;
         if (this.onPage[id] === 0) touched.push(id);
         this.onPage[id]! += 1;
         term.push(id);
         entity.push(d.id);
-        tf.push(n);
+        tf.push(this.inDoc[id]!);
+        adjacent.push(this.adjacent[id]!);
+        this.inDoc[id] = 0;
+        this.adjacent[id] = 0;
       }
       lengths.entity.push(d.id);
-      lengths.length.push(d.words.length);
-      this.tokens += d.words.length;
+      lengths.length.push(n);
+      this.tokens += n;
     }
     // Each touched term's count becomes where its postings start, then the next free place as they are laid out.
     touched.sort((a, b) => a - b);
@@ -225,12 +258,13 @@ class Vocabulary {
       this.onPage[id] = at;
       at += n;
     }
-    const page: PostingPage = { term: new Array<number>(at), entity: new Array<number>(at), tf: new Array<number>(at), lengths };
+    const page: PostingPage = { term: new Array<number>(at), entity: new Array<number>(at), tf: new Array<number>(at), adjacent: new Array<number>(at), lengths };
     for (let i = 0; i < term.length; i++) {
       const place = this.onPage[term[i]!]!++;
       page.term[place] = term[i]!;
       page.entity[place] = entity[i]!;
       page.tf[place] = tf[i]!;
+      page.adjacent[place] = adjacent[i]!;
     }
     for (const id of touched) this.onPage[id] = 0;
     return page;

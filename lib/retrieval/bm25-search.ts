@@ -5,6 +5,7 @@ import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { byRank, cutAtRank, rank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
 import type { Scored } from './bm25-top';
+import { mayFollow, readAdjacency } from './bm25-adjacent';
 import { phraseTest } from './phrase';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
@@ -180,19 +181,22 @@ function strictDriver(strict: StrictQuery, known: Map<string, Term>): Term[] | n
 /**
  * A strict query's verdict on an entity from the terms it holds (`holds(n)`, n the term's number) and, when
  * given, its text: true or false, or without the text null when it turns on a phrase whose words it all holds.
+ * `follows(a, b)`, when given, is false where the entity's adjacency rules out term a just before term b: a
+ * phrase with those words next to each other is then false without its text.
  */
-export type StrictVerdict = (holds: (n: number) => boolean, text?: () => string) => boolean | null;
+export type StrictVerdict = (holds: (n: number) => boolean, text?: () => string, follows?: (a: number, b: number) => boolean) => boolean | null;
 
 function strictVerdict(strict: StrictQuery, known: Map<string, Term>): StrictVerdict {
   const clauses = (c: Clause) => ({ ns: c.map((w) => known.get(w)?.n ?? 0), inText: c.length > 1 ? phraseTest(c) : null });
   const required = strict.required.map((group) => group.map(clauses));
   const excluded = strict.excluded.map(clauses);
-  return (holds, text) => {
+  return (holds, text, follows) => {
     // A clause: false when a word is missing, true for a word held, for a phrase whose words are all held its text's answer.
     let read: string | undefined;
     const clause = ({ ns, inText }: ReturnType<typeof clauses>) => {
       if (!ns.every((n) => n > 0 && holds(n))) return false;
       if (!inText) return true;
+      if (follows && !ns.every((n, i) => i === 0 || follows(ns[i - 1]!, n))) return false;
       return text ? inText((read ??= text())) : null;
     };
     let verdict: boolean | null = true;
@@ -224,20 +228,40 @@ async function entitiesOfTypes(db: Queryable, kb: number, types: string[], candi
 /** Candidates whose text is read in the first batch; each further batch is twice the last. */
 const FIRST_TEXT_BATCH = 128;
 
+/** The phrases' words, for their adjacency in an index (`bm25-adjacent.ts`). */
+export interface PhraseTerms {
+  indexId: number;
+  terms: Term[];
+}
+
 /**
  * The candidates (best first) that satisfy the strict query, read from their text where the postings cannot
- * tell, in batches, until `enough` match and the ties of the last are in; with how many were looked at.
+ * tell, in batches, until `enough` match and the ties of the last are in; with how many were looked at. With
+ * `phrases`, the adjacency of the phrases' words is read first, and rules out candidates without their text.
  * Checked here rather than in SQL: JavaScript's regular expressions read Amazon's long documents several times
  * faster than PostgreSQL's, and read them as the tokeniser does.
  */
-export async function matchInText(db: Queryable, kb: number, candidates: StrictCandidate[], verdict: StrictVerdict, enough: number): Promise<{ rows: StrictCandidate[]; looked: number }> {
+export async function matchInText(db: Queryable, kb: number, candidates: StrictCandidate[], verdict: StrictVerdict, enough: number,
+  phrases?: PhraseTerms): Promise<{ rows: StrictCandidate[]; looked: number }> {
   const rows: StrictCandidate[] = [];
   let cut: number | null = null;
   let at = 0;
+  const idOf = new Map(phrases?.terms.map((t) => [t.n, t.id]));
   for (let batch = FIRST_TEXT_BATCH; at < candidates.length; batch *= 2) {
     const slice = candidates.slice(at, at + batch);
-    // Each candidate's verdict from its terms; null where only its text can tell.
+    // Each candidate's verdict from its terms, then from its adjacency; null where only its text can tell.
     const fromTerms = slice.map((c) => verdict((n) => c.present.includes(n)));
+    if (phrases && fromTerms.includes(null)) {
+      const adjacency = await readAdjacency(db, phrases.indexId, phrases.terms, slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId));
+      for (const [i, c] of slice.entries()) {
+        if (fromTerms[i] !== null) continue;
+        const e = c.entityId;
+        fromTerms[i] = verdict((n) => c.present.includes(n), undefined, (a, b) => {
+          const [idA, idB] = [idOf.get(a)!, idOf.get(b)!];
+          return mayFollow(idA, adjacency(idA, e), idB, adjacency(idB, e));
+        });
+      }
+    }
     const unsure = slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId);
     const { rows: texts } = unsure.length
       ? await db.query<{ id: number; text: string }>('SELECT id, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kb, unsure])
@@ -313,7 +337,9 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       // Candidates are checked in score order, from their text, until enough match.
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
       const ofTypes = types ? await entitiesOfTypes(db, kbId, types, found.rows) : found.rows;
-      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1);
+      const phraseWords = new Set([...query.strict.required.flat(), ...query.strict.excluded].filter((c) => c.length > 1).flat());
+      const phraseTerms = [...phraseWords].flatMap((w) => known.get(w) ?? []);
+      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, { indexId: index.id, terms: phraseTerms });
       ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(checked.rows)})`);
       unchecked = (types ? ofTypes.length : found.matched) - checked.looked;
     }

@@ -2,13 +2,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { inTransaction, type Database, type Queryable } from '../db/transaction';
 import { isEmbeddedDatabase } from '../ingest/embedded-ceiling';
 import { INDEX_BUILD_MEMORY } from '../ingest/partitions';
+import { adjacencyHex } from './bm25-adjacent';
 import { BlockBuilder, type BlockRows } from './bm25-blocks';
 
-/** One page of an index build: postings grouped by term (entity ids rising within each), and document lengths. */
+/** One page of an index build: postings grouped by term (entity ids rising within each) with their adjacency, and document lengths. */
 export interface PostingPage {
   term: number[];
   entity: number[];
   tf: number[];
+  adjacent: number[];
   lengths: { entity: number[]; length: number[] };
 }
 
@@ -19,8 +21,8 @@ function blockTable(indexId: number): string {
 }
 
 /**
- * Postings gathered in memory before they are cut into blocks and written (as 32-bit arrays, 12 bytes each:
- * about 100 MB). A term gets a block per segment it occurs in, so larger segments mean fewer, fuller blocks.
+ * Postings gathered in memory before they are cut into blocks and written (12 bytes each as 32-bit arrays, and
+ * 2 of adjacency: about 110 MB). A term gets a block per segment it occurs in, so larger segments mean fewer, fuller blocks.
  */
 const SEGMENT_POSTINGS = 8_000_000;
 /** Postings written per statement. */
@@ -60,10 +62,11 @@ export async function postingWriter(db: Database, indexId: number): Promise<Post
   const writeRows = async (rows: BlockRows, from: number, to: number) => {
     if (!embedded) {
       let text = '';
-      for (let i = from; i < to; i++) text += `${indexId}\t${rows.term[i]}\t${rows.last[i]}\t${arrayLiteral(rows.entities[i]!)}\t${arrayLiteral(rows.tfs[i]!)}\n`;
+      // COPY's text format reads `\\x` as the start of a hex bytea.
+      for (let i = from; i < to; i++) text += `${indexId}\t${rows.term[i]}\t${rows.last[i]}\t${arrayLiteral(rows.entities[i]!)}\t${arrayLiteral(rows.tfs[i]!)}\t\\\\x${adjacencyHex(rows.adjacent[i]!)}\n`;
       const client = await db.connect();
       try {
-        const stream = client.query(copyFrom(`COPY ${table} (index_id, term_id, last_entity, entity_ids, tfs) FROM STDIN`));
+        const stream = client.query(copyFrom(`COPY ${table} (index_id, term_id, last_entity, entity_ids, tfs, adjacent) FROM STDIN`));
         await new Promise<void>((resolve, reject) => {
           stream.on('finish', resolve);
           stream.on('error', reject);
@@ -73,9 +76,10 @@ export async function postingWriter(db: Database, indexId: number): Promise<Post
         client.release();
       }
     } else {
-      await db.query(`INSERT INTO ${table} (index_id, term_id, last_entity, entity_ids, tfs) SELECT $1, t, l, e::int[], f::int[]
-          FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS u(t, l, e, f)`,
-      [indexId, rows.term.slice(from, to), rows.last.slice(from, to), rows.entities.slice(from, to).map(arrayLiteral), rows.tfs.slice(from, to).map(arrayLiteral)]);
+      await db.query(`INSERT INTO ${table} (index_id, term_id, last_entity, entity_ids, tfs, adjacent) SELECT $1, t, l, e::int[], f::int[], decode(a, 'hex')
+          FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::text[]) AS u(t, l, e, f, a)`,
+      [indexId, rows.term.slice(from, to), rows.last.slice(from, to), rows.entities.slice(from, to).map(arrayLiteral), rows.tfs.slice(from, to).map(arrayLiteral),
+        rows.adjacent.slice(from, to).map(adjacencyHex)]);
     }
   };
   const writeSegment = async (rows: BlockRows) => {

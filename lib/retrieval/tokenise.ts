@@ -52,10 +52,3 @@ export function analyse(text: string, analyzer: Analyzer = DEFAULT_ANALYZER): st
   if (analyzer.stemming) words = words.map(stem);
   return words;
 }
-
-/** Each token with the number of times it occurs. */
-export function termCounts(tokens: string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return counts;
-}

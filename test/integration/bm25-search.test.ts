@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../lib/db/transaction';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { memorySource } from '../../lib/ingest/memory-source';
 import { evaluateMetapaths, type Metapath } from '../../lib/kb/metapath';
 import { MATCH_END, MATCH_START, searchEntities, type SearchResult } from '../../lib/kb/search';
+import { adjacencyBit } from '../../lib/retrieval/bm25-adjacent';
 import { currentIndex, ensureIndex } from '../../lib/retrieval/bm25-index';
 import { searchBm25 } from '../../lib/retrieval/bm25-search';
 import { parseSearchQuery } from '../../lib/retrieval/search-query';
@@ -259,6 +261,48 @@ describe('strict syntax', () => {
       if (result.totalIsLowerBound) expect(result.total).toBeGreaterThanOrEqual(offset + 2);
       else expect(result.total).toBe(want.length);
       expect(result.total).toBeLessThanOrEqual(want.length);
+    }
+  });
+
+  it('rules out phrase candidates from the adjacency stored with the postings, reading fewer texts and finding the same matches', async () => {
+    const index = (await currentIndex(pool(), kbId, false))!;
+    const termId = async (term: string) => (await pool().query<{ id: number }>('SELECT id FROM bm25_term WHERE index_id = $1 AND term = $2', [index.id, term])).rows[0]!.id;
+    // "waterproof leather boot": leather's high byte holds waterproof's bit, its low byte boot's.
+    const { rows: [block] } = await pool().query<{ e: number[]; a: Buffer }>(
+      'SELECT entity_ids AS e, adjacent AS a FROM bm25_block WHERE index_id = $1 AND term_id = $2', [index.id, await termId('leather')]);
+    const at = block!.e.indexOf(idOf.get('p2')!);
+    expect(block!.a.length).toBe(2 * block!.e.length);
+    expect(block!.a[2 * at]).toBe(adjacencyBit(await termId('waterproof')));
+    expect(block!.a[2 * at + 1]).toBe(adjacencyBit(await termId('boot')));
+    // Phrases whose words share documents without standing together in most of them, and some that match.
+    const phrases = ['hiking rain', 'rain hiking', 'waterproof boot', 'boot hiking', 'pack hiking', 'leather boot', 'for hiking', 'rain gear', 'hiking in'];
+    const run = async () => {
+      const read: number[] = [];
+      const spy = { query: (sql: string, values: unknown[]) => {
+        if (sql.startsWith('SELECT id, text FROM entity')) read.push(...(values[1] as number[]));
+        return pool().query(sql, values);
+      } } as unknown as Queryable;
+      const found = [];
+      for (const phrase of phrases) {
+        const result = await searchBm25(spy, kbId, index, parseSearchQuery(`"${phrase}"`), { limit: 20, offset: 0 });
+        expect(result.hits.map((h) => h.externalId), phrase).toEqual(expected(phrase, has(phrase)).map((w) => w.externalId));
+        found.push(result.hits.map((h) => h.externalId));
+      }
+      return { read, found };
+    };
+    const withAdjacency = await run();
+    const saved = await pool().query<{ term_id: number; last_entity: number; adjacent: Buffer }>(
+      'SELECT term_id, last_entity, adjacent FROM bm25_block WHERE index_id = $1', [index.id]);
+    await pool().query('UPDATE bm25_block SET adjacent = NULL WHERE index_id = $1', [index.id]);
+    try {
+      // An index built before adjacency was stored: every candidate holding the words is read.
+      const without = await run();
+      expect(withAdjacency.found).toEqual(without.found);
+      expect(withAdjacency.read.length).toBeLessThan(without.read.length);
+    } finally {
+      await pool().query(`UPDATE bm25_block b SET adjacent = decode(s.a, 'hex') FROM unnest($2::int[], $3::int[], $4::text[]) s(t, l, a)
+        WHERE b.index_id = $1 AND b.term_id = s.t AND b.last_entity = s.l`,
+      [index.id, saved.rows.map((r) => r.term_id), saved.rows.map((r) => r.last_entity), saved.rows.map((r) => r.adjacent.toString('hex'))]);
     }
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_POSTINGS, BlockBuilder, int4ArrayLength, readInt4Array } from '../../lib/retrieval/bm25-blocks';
+import { arraySend } from '../support/array-send';
 
-/** A page's postings grouped by term, terms rising, entity ids rising within each. */
+/** A page's postings grouped by term, terms rising, entity ids rising within each; adjacency a function of them. */
 function page(postings: [term: number, entity: number, tf: number][]) {
   const sorted = [...postings].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return { term: sorted.map((p) => p[0]), entity: sorted.map((p) => p[1]), tf: sorted.map((p) => p[2]) };
+  return { term: sorted.map((p) => p[0]), entity: sorted.map((p) => p[1]), tf: sorted.map((p) => p[2]), adjacent: sorted.map(adjacencyOf) };
 }
+const adjacencyOf = ([term, entity]: number[]) => ((term! * 256 + entity!) % 65_536);
 
 describe('BlockBuilder', () => {
   it("cuts each term's postings across pages into blocks of entity ids rising, keyed by their last id", () => {
@@ -19,6 +21,7 @@ describe('BlockBuilder', () => {
     expect(rows.last).toEqual([20, 11, 21]);
     expect(rows.entities.map((e) => [...e])).toEqual([[10, 20], [10, 11], [21]]);
     expect(rows.tfs.map((t) => [...t])).toEqual([[3, 1], [1, 2], [7]]);
+    expect(rows.adjacent.map((a) => [...a])).toEqual([[266, 276], [522, 523], [789]]);
     expect(b.size).toBe(0);
     expect(b.cut().term).toEqual([]);
   });
@@ -34,23 +37,11 @@ describe('BlockBuilder', () => {
     expect(rows.last).toEqual([ids[BLOCK_POSTINGS - 1], ids[2 * BLOCK_POSTINGS - 1], ids.at(-1)]);
     expect(rows.entities.flatMap((e) => [...e])).toEqual(ids);
     expect(rows.tfs.flatMap((t) => [...t])).toEqual(ids.map((_, i) => (i < 700 ? 1 : 2)));
+    expect(rows.adjacent.flatMap((a) => [...a])).toEqual(ids.map((id) => adjacencyOf([4, id])));
   });
 });
 
 describe('readInt4Array', () => {
-  /** An int4[] as array_send writes it. */
-  function arraySend(values: number[]): Buffer {
-    if (!values.length) return Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23]);
-    const buf = Buffer.alloc(20 + 8 * values.length);
-    buf.writeInt32BE(1, 0);
-    buf.writeInt32BE(0, 4);
-    buf.writeInt32BE(23, 8);
-    buf.writeInt32BE(values.length, 12);
-    buf.writeInt32BE(1, 16);
-    values.forEach((v, i) => { buf.writeInt32BE(4, 20 + 8 * i); buf.writeInt32BE(v, 24 + 8 * i); });
-    return buf;
-  }
-
   it('reads the elements into place and says how many', () => {
     const out = new Int32Array(5);
     expect(int4ArrayLength(arraySend([7, 300000, -2]))).toBe(3);
