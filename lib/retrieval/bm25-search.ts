@@ -252,7 +252,7 @@ export async function matchInText(db: Queryable, kb: number, candidates: StrictC
     // Each candidate's verdict from its terms, then from its adjacency; null where only its text can tell.
     const fromTerms = slice.map((c) => verdict((n) => c.present.includes(n)));
     if (phrases && fromTerms.includes(null)) {
-      const adjacency = await readAdjacency(db, phrases.indexId, phrases.terms, slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId));
+      const adjacency = await readAdjacency(db, phrases.indexId, phrases.terms.map((t) => t.id), slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId));
       for (const [i, c] of slice.entries()) {
         if (fromTerms[i] !== null) continue;
         const e = c.entityId;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_POSTINGS, BlockBuilder, int4ArrayLength, readInt4Array } from '../../lib/retrieval/bm25-blocks';
-import { arraySend } from '../support/array-send';
 
 /** A page's postings grouped by term, terms rising, entity ids rising within each; adjacency a function of them. */
 function page(postings: [term: number, entity: number, tf: number][]) {
@@ -42,6 +41,19 @@ describe('BlockBuilder', () => {
 });
 
 describe('readInt4Array', () => {
+  /** An int4[] as array_send writes it. */
+  function arraySend(values: number[]): Buffer {
+    if (!values.length) return Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23]);
+    const buf = Buffer.alloc(20 + 8 * values.length);
+    buf.writeInt32BE(1, 0);
+    buf.writeInt32BE(0, 4);
+    buf.writeInt32BE(23, 8);
+    buf.writeInt32BE(values.length, 12);
+    buf.writeInt32BE(1, 16);
+    values.forEach((v, i) => { buf.writeInt32BE(4, 20 + 8 * i); buf.writeInt32BE(v, 24 + 8 * i); });
+    return buf;
+  }
+
   it('reads the elements into place and says how many', () => {
     const out = new Int32Array(5);
     expect(int4ArrayLength(arraySend([7, 300000, -2]))).toBe(3);

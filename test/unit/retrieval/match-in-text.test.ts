@@ -3,7 +3,6 @@ import type { StrictCandidate } from '../../../lib/retrieval/bm25-score';
 import { matchInText, type StrictVerdict } from '../../../lib/retrieval/bm25-search';
 import type { Queryable } from '../../../lib/db/transaction';
 import { adjacencyBit } from '../../../lib/retrieval/bm25-adjacent';
-import { arraySend } from '../../support/array-send';
 
 // 1,000 candidates best first, scores in runs of three ties; every third holds "x" in its text.
 const candidates: StrictCandidate[] = Array.from({ length: 1_000 }, (_, i) => ({ entityId: i + 1, score: 100 - Math.floor(i / 3), present: [1, 2] }));
@@ -59,11 +58,11 @@ describe('matchInText', () => {
     const db = {
       query: async (sql: string, values: unknown[]) => {
         if (sql.includes('bm25_block')) {
-          // Both terms' blocks for the ids asked: a's bytes say what follows it; b's hold every bit before it.
-          const ids = values[3] as number[];
+          // Each term's two bytes per id asked: a's say what follows it; b's hold every bit before it.
+          const ids = values[2] as number[];
           adjacencyAsked.push(ids);
-          const bytes = (f: (id: number) => number) => Buffer.concat(ids.map((id) => Buffer.from([f(id) >> 8, f(id) & 0xff])));
-          return { rows: [{ term: a, e: arraySend(ids), a: bytes(after) }, { term: b, e: arraySend(ids), a: bytes(() => 0xff00) }] };
+          const bytes = (v: number) => Buffer.from([v >> 8, v & 0xff]);
+          return { rows: ids.flatMap((id) => [{ term: a, entity: id, a: bytes(after(id)) }, { term: b, entity: id, a: bytes(0xff00) }]) };
         }
         const ids = values[1] as number[];
         textRead.push(...ids);
@@ -75,7 +74,7 @@ describe('matchInText', () => {
       if (follows && !follows(1, 2)) return false;
       return text ? text().includes('a b') : null;
     };
-    const terms = [{ n: 1, id: a, df: 1_000_000 }, { n: 2, id: b, df: 1_000_000 }];
+    const terms = [{ n: 1, id: a, df: 1_000 }, { n: 2, id: b, df: 1_000 }];
     const { rows, looked } = await matchInText(db, 1, pool, byText, 1_000, { indexId: 9, terms });
     expect(rows.map((r) => r.entityId)).toEqual(pool.filter((c) => phrase(c.entityId)).map((c) => c.entityId));
     expect(looked).toBe(300);
