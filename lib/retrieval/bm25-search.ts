@@ -339,7 +339,9 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       const ofTypes = types ? await entitiesOfTypes(db, kbId, types, found.rows) : found.rows;
       const phraseWords = new Set([...query.strict.required.flat(), ...query.strict.excluded].filter((c) => c.length > 1).flat());
       const phraseTerms = [...phraseWords].flatMap((w) => known.get(w) ?? []);
-      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, { indexId: index.id, terms: phraseTerms });
+      // Adjacency is of the analysed words: with stemming a phrase's word may be stored under another stem.
+      const phrases = index.analyzer.stemming ? undefined : { indexId: index.id, terms: phraseTerms };
+      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, phrases);
       ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(checked.rows)})`);
       unchecked = (types ? ofTypes.length : found.matched) - checked.looked;
     }
