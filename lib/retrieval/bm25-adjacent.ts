@@ -48,18 +48,20 @@ export type AdjacencyLookup = (termId: number, entityId: number) => number | und
 /**
  * The adjacency of these terms in these entities' documents: per term and entity, the block that can hold
  * the entity is found by a key probe, and only its two bytes are read (a slice of the stored value, fetched
- * without the rest; shipping whole blocks of common words took 100 ms for 1,000 candidates).
+ * without the rest; shipping whole blocks of common words took 100 ms for 1,000 candidates). An entity not in
+ * its block gets NULL, skipped here: a filter on its place in the block computed that place twice (2,000
+ * probes of two common words at Amazon size, 57 ms against 28).
  */
 export async function readAdjacency(db: Queryable, indexId: number, termIds: number[], entityIds: number[]): Promise<AdjacencyLookup> {
-  const { rows } = await db.query<{ term: number; entity: number; a: Buffer }>(
-    `SELECT q.term_id AS term, c.id AS entity, substring(b.adjacent FROM 2 * p.at - 1 FOR 2) AS a
+  const { rows } = await db.query<{ term: number; entity: number; a: Buffer | null }>(
+    `SELECT q.term_id AS term, c.id AS entity, substring(b.adjacent FROM 2 * array_position(b.entity_ids, c.id) - 1 FOR 2) AS a
        FROM unnest($2::int[]) q(term_id) CROSS JOIN unnest($3::int[]) c(id)
       CROSS JOIN LATERAL (SELECT b.entity_ids, b.adjacent FROM bm25_block b
                            WHERE b.index_id = $1 AND b.term_id = q.term_id AND b.last_entity >= c.id ORDER BY b.last_entity LIMIT 1) b
-      CROSS JOIN LATERAL (SELECT array_position(b.entity_ids, c.id) AS at) p
-      WHERE p.at IS NOT NULL AND b.adjacent IS NOT NULL`, [indexId, termIds, entityIds]);
+      WHERE b.adjacent IS NOT NULL`, [indexId, termIds, entityIds]);
   const byTerm = new Map<number, Map<number, number>>();
   for (const row of rows) {
+    if (!row.a) continue;
     let of = byTerm.get(row.term);
     if (!of) byTerm.set(row.term, (of = new Map()));
     of.set(row.entity, row.a.readUInt16BE(0));
