@@ -321,7 +321,8 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
   if (query.strict) {
     const driver = strictDriver(query.strict, known);
     if (!driver) return empty;
-    const phrase = [...query.strict.required.flat(), ...query.strict.excluded].some((c) => c.length > 1);
+    const phraseClauses = [...query.strict.required.flat(), ...query.strict.excluded].filter((c) => c.length > 1);
+    const phrase = phraseClauses.length > 0;
     const checkLimit = opts.phraseCheckLimit ?? PHRASE_CHECK_LIMIT;
     const verdict = strictVerdict(query.strict, known);
     const found = await strictCandidates(db, index, BM25_DEFAULTS, [...known.values()], driver.map((t) => t.id), query.words.length,
@@ -337,8 +338,7 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       // Candidates are checked in score order, from their text, until enough match.
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
       const ofTypes = types ? await entitiesOfTypes(db, kbId, types, found.rows) : found.rows;
-      const phraseWords = new Set([...query.strict.required.flat(), ...query.strict.excluded].filter((c) => c.length > 1).flat());
-      const phraseTerms = [...phraseWords].flatMap((w) => known.get(w) ?? []);
+      const phraseTerms = [...new Set(phraseClauses.flat())].flatMap((w) => known.get(w) ?? []);
       // Adjacency is of the analysed words: with stemming a phrase's word may be stored under another stem.
       const phrases = index.analyzer.stemming ? undefined : { indexId: index.id, terms: phraseTerms };
       const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, phrases);
