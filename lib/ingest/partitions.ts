@@ -29,10 +29,10 @@ function positive(id: number): number {
   return id;
 }
 
+/** The entity and edge staging tables; the search table is made from the loaded entities (`buildSearchTable`). */
 export async function createStagingTables(db: Queryable, t: TableNames): Promise<void> {
   await db.query(`CREATE TABLE ${t.entity} (LIKE entity INCLUDING DEFAULTS INCLUDING GENERATED)`);
   await db.query(`CREATE TABLE ${t.edge} (LIKE edge INCLUDING DEFAULTS)`);
-  await db.query(`CREATE TABLE ${t.search} (LIKE entity_search)`);
 }
 
 /**
@@ -63,7 +63,6 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
  */
 export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number): Promise<void> {
   await runAll(db, [
-    `DROP TABLE ${t.search}`,
     `CREATE TABLE ${t.search} AS
        SELECT kb_id, id, type_id, degree, to_tsvector('english', name) AS name_search, search FROM ${t.entity} ORDER BY degree DESC, id`,
     `ALTER TABLE ${t.search} ALTER type_id SET NOT NULL, ALTER degree SET NOT NULL, ALTER name_search SET NOT NULL, ALTER search SET NOT NULL,

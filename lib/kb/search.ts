@@ -89,23 +89,21 @@ export async function searchFullText(db: Queryable, kbId: number, opts: SearchOp
     [...args, Math.max(exactLimit + 1, candidates)],
   );
   const broad = found.length > exactLimit;
-  // Broad: only the best-connected name matches and the best-connected matches found above are ranked. The
-  // name matches are read in table order too: sorting them all by degree read 25k rows for "based" at Amazon
-  // size (180 ms), and walking the degree index tests every row on the way, as it did for the text matches
-  // (86k of Amazon's long documents, 350 ms, for a word in 2,605 of them).
-  const ranked = broad
-    ? `WITH candidate AS (
-         (SELECT s.id FROM entity_search s WHERE s.name_search @@ ${QUERY} AND ${FILTER} LIMIT $7) UNION SELECT unnest($8::int[]))
-       SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank
-         FROM candidate c JOIN entity_search s ON s.kb_id = $1 AND s.id = c.id`
-    : `SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank FROM entity_search s WHERE s.search @@ ${QUERY} AND ${FILTER}`;
+  // Narrow: every match found above is ranked, by key (LIMIT 0 skips the name matches: the executor reads none).
+  // Broad: only the best-connected name matches and the best-connected matches found above. The name matches are
+  // read in table order too: sorting them all by degree read 25k rows for "based" at Amazon size (180 ms), and
+  // walking the degree index tests every row on the way, as it did for the text matches (86k of Amazon's long
+  // documents, 350 ms, for a word in 2,605 of them).
   const { rows: hits } = await db.query<SearchHit>(
-    `WITH page AS (${ranked} ORDER BY rank DESC, degree DESC, id LIMIT $4 OFFSET $5)
+    `WITH candidate AS ((SELECT s.id FROM entity_search s WHERE s.name_search @@ ${QUERY} AND ${FILTER} LIMIT $8) UNION SELECT unnest($7::int[])),
+     page AS (SELECT s.id, s.degree, ts_rank_cd(s.search, ${QUERY}) AS rank
+                FROM candidate c JOIN entity_search s ON s.kb_id = $1 AND s.id = c.id
+               ORDER BY rank DESC, degree DESC, id LIMIT $4 OFFSET $5)
      SELECT e.id, e.external_id AS "externalId", e.name, t.name AS type, e.degree, p.rank::float8 AS score, NULL AS covered,
             ${headlineSql('english', 'e.text', QUERY, '$6::text[]')} AS snippet
        FROM page p JOIN entity e ON e.kb_id = $1 AND e.id = p.id JOIN node_type t ON t.id = e.type_id
       ORDER BY p.rank DESC, p.degree DESC, p.id`,
-    [...args, opts.limit, opts.offset, tokenise(opts.query), ...(broad ? [candidates, bestConnected(found, candidates)] : [])],
+    [...args, opts.limit, opts.offset, tokenise(opts.query), broad ? bestConnected(found, candidates) : found.map((r) => r.id), broad ? candidates : 0],
   );
   return { total: broad ? exactLimit : found.length, totalIsLowerBound: broad, hits };
 }

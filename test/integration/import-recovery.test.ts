@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../lib/db/generated/enums';
 import { cancelImportJob, getImportJob } from '../../lib/ingest/import-jobs-view';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
-import { createStagingTables, stagingTables } from '../../lib/ingest/partitions';
+import { buildSearchTable, createStagingTables, stagingTables } from '../../lib/ingest/partitions';
 import { ABANDONED_AFTER_MINUTES, recoverAbandonedImports } from '../../lib/ingest/recovery';
 import { processStart } from '../../lib/ingest/owner';
 import { currentIndex } from '../../lib/retrieval/bm25-index';
@@ -54,7 +54,9 @@ async function orphanedJob(slug: string, owner: { host: string; pid: number; sta
      VALUES ($1, $2, 'native', $3, $4, $5, now() - make_interval(mins => $6)) RETURNING id`,
     [kbId, slug, owner.host, owner.pid, owner.start, heartbeatMinutesAgo],
   );
+  // Killed once the search table was made: all three staging tables are there.
   await createStagingTables(pool(), stagingTables(rows[0]!.id));
+  await buildSearchTable(pool(), stagingTables(rows[0]!.id), kbId);
   return { id: rows[0]!.id, kbId };
 }
 
