@@ -46,25 +46,29 @@ export function mayFollow(a: number, ofA: number | undefined, b: number, ofB: nu
 export type AdjacencyLookup = (termId: number, entityId: number) => number | undefined;
 
 /**
- * The adjacency of these terms in these entities' documents: per term and entity, the block that can hold
- * the entity is found by a key probe, and only its two bytes are read (a slice of the stored value, fetched
- * without the rest; shipping whole blocks of common words took 100 ms for 1,000 candidates). An entity not in
- * its block gets NULL, skipped here: a filter on its place in the block computed that place twice (2,000
- * probes of two common words at Amazon size, 57 ms against 28).
+ * Each term's adjacency for all its postings, in posting order (as its blocks hold them), or null when its
+ * blocks have none (an index built before adjacency was stored). Read whole rather than per candidate: 2,000
+ * key probes for the two bytes of a candidate took 30-45 ms for two common words at Amazon size, and read
+ * whole the bytes stay in the process beside the postings (2 bytes a posting to their 5).
  */
-export async function readAdjacency(db: Queryable, indexId: number, termIds: number[], entityIds: number[]): Promise<AdjacencyLookup> {
-  const { rows } = await db.query<{ term: number; entity: number; a: Buffer | null }>(
-    `SELECT q.term_id AS term, c.id AS entity, substring(b.adjacent FROM 2 * array_position(b.entity_ids, c.id) - 1 FOR 2) AS a
-       FROM unnest($2::int[]) q(term_id) CROSS JOIN unnest($3::int[]) c(id)
-      CROSS JOIN LATERAL (SELECT b.entity_ids, b.adjacent FROM bm25_block b
-                           WHERE b.index_id = $1 AND b.term_id = q.term_id AND b.last_entity >= c.id ORDER BY b.last_entity LIMIT 1) b
-      WHERE b.adjacent IS NOT NULL`, [indexId, termIds, entityIds]);
-  const byTerm = new Map<number, Map<number, number>>();
-  for (const row of rows) {
-    if (!row.a) continue;
-    let of = byTerm.get(row.term);
-    if (!of) byTerm.set(row.term, (of = new Map()));
-    of.set(row.entity, row.a.readUInt16BE(0));
+export async function readTermAdjacency(db: Queryable, indexId: number, termIds: number[]): Promise<Map<number, Uint16Array | null>> {
+  const { rows } = await db.query<{ id: number; a: Buffer | null }>(
+    `SELECT term_id AS id, adjacent AS a FROM bm25_block WHERE index_id = $1 AND term_id = ANY($2::int[]) ORDER BY term_id, last_entity`,
+    [indexId, termIds]);
+  const result = new Map<number, Uint16Array | null>();
+  for (let from = 0; from < rows.length;) {
+    const id = rows[from]!.id;
+    let to = from;
+    while (to < rows.length && rows[to]!.id === id) to++;
+    const blocks = rows.slice(from, to).map((r) => r.a);
+    result.set(id, blocks.every((b) => b !== null) ? fromBigEndian(Buffer.concat(blocks as Buffer[])) : null);
+    from = to;
   }
-  return (termId, entityId) => byTerm.get(termId)?.get(entityId);
+  return result;
+}
+
+function fromBigEndian(buf: Buffer): Uint16Array {
+  const out = new Uint16Array(buf.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readUInt16BE(2 * i);
+  return out;
 }

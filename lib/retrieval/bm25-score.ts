@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Queryable } from '../db/transaction';
+import { readTermAdjacency, type AdjacencyLookup } from './bm25-adjacent';
 import { int4ArrayLength, readInt4Array } from './bm25-blocks';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
@@ -34,8 +35,10 @@ const lengthCache = (globalForCache.__skbBm25Lengths ??= new Map());
 const cached = (globalForCache.__skbBm25CachedBytes ??= { n: 0 });
 /** An index's key in the caches: its id, and statistics that tell apart indexes of the same id in other databases (tests use several). */
 const cacheKey = (index: Bm25Index) => `${index.id}:${index.docs}:${index.avgLength}`;
-/** A kept term's bytes: its postings, and its byte per document when it is dense (see DENSE_SHARE). */
-const bytesOf = (p: Postings) => p.entities.byteLength + p.tfs.byteLength + denseBytes(p);
+/** Kept terms' adjacency (`bm25-adjacent.ts`), in posting order: read on the first phrase that needs it. */
+const adjacencyKept = new WeakMap<Postings, Uint16Array>();
+/** A kept term's bytes: its postings, its byte per document when it is dense (see DENSE_SHARE), its adjacency if read. */
+const bytesOf = (p: Postings) => p.entities.byteLength + p.tfs.byteLength + denseBytes(p) + (adjacencyKept.get(p)?.byteLength ?? 0);
 
 /** Packed (int4, int4) pairs as PostgreSQL sends them (big-endian), unpacked. */
 function unpack(buf: Buffer): [Int32Array, Int32Array] {
@@ -148,6 +151,43 @@ export async function keepPostings(db: Queryable, index: Bm25Index, termIds: num
   let n = 0;
   for (const p of postings.values()) n += p.entities.length;
   return n;
+}
+
+/**
+ * The adjacency of these terms in their documents, from bytes kept with their postings in this process: read whole
+ * for a term on the first phrase that needs it. Terms of an index that stores none are read again each time (their
+ * blocks' NULLs), and tell nothing.
+ */
+export async function phraseAdjacency(db: Queryable, index: Bm25Index, termIds: number[]): Promise<AdjacencyLookup> {
+  const postings = await postingsOf(db, index, termIds, await documentLengths(db, index));
+  const missing = termIds.filter((id) => postings.has(id) && !adjacencyKept.has(postings.get(id)!));
+  if (missing.length) {
+    for (const [id, adjacent] of await readTermAdjacency(db, index.id, missing)) {
+      const p = postings.get(id)!;
+      if (!adjacent) continue;
+      adjacencyKept.set(p, adjacent);
+      if (postingCache.get(`${cacheKey(index)}:${id}`) === p) cached.n += adjacent.byteLength;
+    }
+  }
+  return (termId, entityId) => {
+    const p = postings.get(termId);
+    const adjacent = p && adjacencyKept.get(p);
+    if (!adjacent) return undefined;
+    const at = positionOf(p.entities, entityId);
+    return at < 0 ? undefined : adjacent[at];
+  };
+}
+
+/** Where `id` is in the rising `ids`, or -1. */
+function positionOf(ids: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return ids[lo] === id ? lo : -1;
 }
 
 /**

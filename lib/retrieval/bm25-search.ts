@@ -3,9 +3,9 @@ import type { Queryable } from '../db/transaction';
 import { headlineSql } from '../kb/highlight';
 import { BM25_DEFAULTS, idf } from './bm25';
 import type { Bm25Index } from './bm25-index';
-import { byRank, cutAtRank, rank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
+import { byRank, cutAtRank, phraseAdjacency, rank, scoreBm25, scoreEvery, strictCandidates, termsHeld, type StrictCandidate } from './bm25-score';
 import type { Scored } from './bm25-top';
-import { mayFollow, readAdjacency } from './bm25-adjacent';
+import { mayFollow } from './bm25-adjacent';
 import { phraseTest } from './phrase';
 import type { Clause, SearchQuery, StrictQuery } from './search-query';
 
@@ -225,43 +225,38 @@ async function entitiesOfTypes(db: Queryable, kb: number, types: string[], candi
   return candidates.filter((c) => kept.has(c.entityId));
 }
 
+/** `MayFollow` for the phrases' words, from their adjacency kept with their postings. */
+async function phraseFollows(db: Queryable, index: Bm25Index, terms: Term[]): Promise<MayFollow> {
+  const adjacency = await phraseAdjacency(db, index, terms.map((t) => t.id));
+  const idOf = new Map(terms.map((t) => [t.n, t.id]));
+  return (entityId, a, b) => {
+    const [idA, idB] = [idOf.get(a)!, idOf.get(b)!];
+    return mayFollow(idA, adjacency(idA, entityId), idB, adjacency(idB, entityId));
+  };
+}
+
 /** Candidates whose text is read in the first batch; each further batch is twice the last. */
 const FIRST_TEXT_BATCH = 128;
 
-/** The phrases' words, for their adjacency in an index (`bm25-adjacent.ts`). */
-export interface PhraseTerms {
-  indexId: number;
-  terms: Term[];
-}
+/** Whether term number a may stand just before term number b in an entity's document (see `bm25-adjacent.ts`). */
+export type MayFollow = (entityId: number, a: number, b: number) => boolean;
 
 /**
  * The candidates (best first) that satisfy the strict query, read from their text where the postings cannot
  * tell, in batches, until `enough` match and the ties of the last are in; with how many were looked at. With
- * `phrases`, the adjacency of the phrases' words is read first, and rules out candidates without their text.
+ * `follows`, the phrases' words' adjacency rules out candidates without their text.
  * Checked here rather than in SQL: JavaScript's regular expressions read Amazon's long documents several times
  * faster than PostgreSQL's, and read them as the tokeniser does.
  */
 export async function matchInText(db: Queryable, kb: number, candidates: StrictCandidate[], verdict: StrictVerdict, enough: number,
-  phrases?: PhraseTerms): Promise<{ rows: StrictCandidate[]; looked: number }> {
+  follows?: MayFollow): Promise<{ rows: StrictCandidate[]; looked: number }> {
   const rows: StrictCandidate[] = [];
   let cut: number | null = null;
   let at = 0;
-  const idOf = new Map(phrases?.terms.map((t) => [t.n, t.id]));
   for (let batch = FIRST_TEXT_BATCH; at < candidates.length; batch *= 2) {
     const slice = candidates.slice(at, at + batch);
-    // Each candidate's verdict from its terms, then from its adjacency; null where only its text can tell.
-    const fromTerms = slice.map((c) => verdict((n) => c.present.includes(n)));
-    if (phrases && fromTerms.includes(null)) {
-      const adjacency = await readAdjacency(db, phrases.indexId, phrases.terms.map((t) => t.id), slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId));
-      for (const [i, c] of slice.entries()) {
-        if (fromTerms[i] !== null) continue;
-        const e = c.entityId;
-        fromTerms[i] = verdict((n) => c.present.includes(n), undefined, (a, b) => {
-          const [idA, idB] = [idOf.get(a)!, idOf.get(b)!];
-          return mayFollow(idA, adjacency(idA, e), idB, adjacency(idB, e));
-        });
-      }
-    }
+    // Each candidate's verdict from its terms and adjacency; null where only its text can tell.
+    const fromTerms = slice.map((c) => verdict((n) => c.present.includes(n), undefined, follows && ((a, b) => follows(c.entityId, a, b))));
     const unsure = slice.filter((_, i) => fromTerms[i] === null).map((c) => c.entityId);
     const { rows: texts } = unsure.length
       ? await db.query<{ id: number; text: string }>('SELECT id, text FROM entity WHERE kb_id = $1 AND id = ANY($2::int[])', [kb, unsure])
@@ -338,10 +333,9 @@ export async function searchBm25(db: Queryable, kbId: number, index: Bm25Index, 
       // Candidates are checked in score order, from their text, until enough match.
       phraseLimit = Math.max(opts.phraseMatchLimit ?? PHRASE_MATCH_LIMIT, depth);
       const ofTypes = types ? await entitiesOfTypes(db, kbId, types, found.rows) : found.rows;
-      const phraseTerms = [...new Set(phraseClauses.flat())].flatMap((w) => known.get(w) ?? []);
       // Adjacency is of the analysed words: with stemming a phrase's word may be stored under another stem.
-      const phrases = index.analyzer.stemming ? undefined : { indexId: index.id, terms: phraseTerms };
-      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, phrases);
+      const follows = index.analyzer.stemming ? undefined : await phraseFollows(db, index, [...new Set(phraseClauses.flat())].flatMap((w) => known.get(w) ?? []));
+      const checked = await matchInText(db, kbId, cutAtRank(ofTypes, checkLimit), verdict, phraseLimit + 1, follows);
       ctes.push(`matched AS MATERIALIZED (SELECT c.entity_id, c.score, c.words::int[] AS words FROM ${matches(checked.rows)})`);
       unchecked = (types ? ofTypes.length : found.matched) - checked.looked;
     }

@@ -6,6 +6,7 @@ import { evaluateMetapaths, type Metapath } from '../../lib/kb/metapath';
 import { MATCH_END, MATCH_START, searchEntities, type SearchResult } from '../../lib/kb/search';
 import { adjacencyBit } from '../../lib/retrieval/bm25-adjacent';
 import { currentIndex, ensureIndex } from '../../lib/retrieval/bm25-index';
+import { phraseAdjacency } from '../../lib/retrieval/bm25-score';
 import { searchBm25 } from '../../lib/retrieval/bm25-search';
 import { parseSearchQuery } from '../../lib/retrieval/search-query';
 import { openAppDatabase, pool } from '../support/app-database';
@@ -265,7 +266,9 @@ describe('strict syntax', () => {
   });
 
   it('rules out phrase candidates from the adjacency stored with the postings, reading fewer texts and finding the same matches', async () => {
-    const index = (await currentIndex(pool(), kbId, false))!;
+    // A new build of the index, none of whose postings or adjacency this process keeps yet.
+    await pool().query('DELETE FROM bm25_index WHERE id = $1', [(await currentIndex(pool(), kbId, false))!.id]);
+    const index = await ensureIndex(pool(), kbId, false);
     const termId = async (term: string) => (await pool().query<{ id: number }>('SELECT id FROM bm25_term WHERE index_id = $1 AND term = $2', [index.id, term])).rows[0]!.id;
     // "waterproof leather boot": leather's high byte holds waterproof's bit, its low byte boot's.
     const { rows: [block] } = await pool().query<{ e: number[]; a: Buffer }>(
@@ -290,20 +293,26 @@ describe('strict syntax', () => {
       }
       return { read, found };
     };
-    const withAdjacency = await run();
+    // An index built before adjacency was stored first (its NULLs are not kept, so the bytes are read once restored):
+    // every candidate holding the words is read.
     const saved = await pool().query<{ term_id: number; last_entity: number; adjacent: Buffer }>(
       'SELECT term_id, last_entity, adjacent FROM bm25_block WHERE index_id = $1', [index.id]);
     await pool().query('UPDATE bm25_block SET adjacent = NULL WHERE index_id = $1', [index.id]);
+    let without: Awaited<ReturnType<typeof run>>;
     try {
-      // An index built before adjacency was stored: every candidate holding the words is read.
-      const without = await run();
-      expect(withAdjacency.found).toEqual(without.found);
-      expect(withAdjacency.read.length).toBeLessThan(without.read.length);
+      expect((await phraseAdjacency(pool(), index, [await termId('leather')]))(await termId('leather'), idOf.get('p2')!)).toBeUndefined();
+      without = await run();
     } finally {
       await pool().query(`UPDATE bm25_block b SET adjacent = decode(s.a, 'hex') FROM unnest($2::int[], $3::int[], $4::text[]) s(t, l, a)
         WHERE b.index_id = $1 AND b.term_id = s.t AND b.last_entity = s.l`,
       [index.id, saved.rows.map((r) => r.term_id), saved.rows.map((r) => r.last_entity), saved.rows.map((r) => r.adjacent.toString('hex'))]);
     }
+    // The bytes as kept in this process are the stored ones.
+    const kept = await phraseAdjacency(pool(), index, [await termId('leather')]);
+    expect(kept(await termId('leather'), idOf.get('p2')!)).toBe(block!.a.readUInt16BE(2 * at));
+    const withAdjacency = await run();
+    expect(withAdjacency.found).toEqual(without.found);
+    expect(withAdjacency.read.length).toBeLessThan(without.read.length);
   });
 });
 
