@@ -5,7 +5,7 @@ import { int4ArrayLength, readInt4Array } from './bm25-blocks';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
-import { countsAt, denseBytes, denseCounts, isDense, scoreAll, topScores, type Postings, type QueryTerms, type Scored, type Work } from './bm25-top';
+import { countsAt, denseBytes, denseCounts, isDense, positionOf, scoreAll, topScores, type Postings, type QueryTerms, type Scored, type Work } from './bm25-top';
 import { TopK } from './top-k';
 
 /** Every document's length, by entity id less `first` (entity ids of a knowledge base form a compact range), and the work arrays. */
@@ -174,20 +174,8 @@ export async function phraseAdjacency(db: Queryable, index: Bm25Index, termIds: 
     const adjacent = p && adjacencyKept.get(p);
     if (!adjacent) return undefined;
     const at = positionOf(p.entities, entityId);
-    return at < 0 ? undefined : adjacent[at];
+    return p.entities[at] === entityId ? adjacent[at] : undefined;
   };
-}
-
-/** Where `id` is in the rising `ids`, or -1. */
-function positionOf(ids: Int32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return ids[lo] === id ? lo : -1;
 }
 
 /**

@@ -124,17 +124,20 @@ export function denseCounts(p: Postings, first: number, documents: number): Uint
 /** The bytes of the term's dense counts, if made. */
 export const denseBytes = (p: Postings) => kept.get(p)?.dense?.byteLength ?? 0;
 
-/** A count kept as 255 in a dense array: the posting's own, found by binary search. */
-function fullCount({ entities, tfs }: Postings, entity: number): number {
+/** Where `id` is in the rising `ids`, or where it would go. */
+export function positionOf(ids: Int32Array, id: number): number {
   let lo = 0;
-  let hi = entities.length;
+  let hi = ids.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entities[mid]! < entity) lo = mid + 1;
+    if (ids[mid]! < id) lo = mid + 1;
     else hi = mid;
   }
-  return tfs[lo]!;
+  return lo;
 }
+
+/** A count kept as 255 in a dense array: the posting's own, found by binary search. */
+const fullCount = ({ entities, tfs }: Postings, entity: number): number => tfs[positionOf(entities, entity)]!;
 
 /** A term's count in the document of slot `slot` (0 if absent): from its dense counts when it has them, else by binary search. */
 function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first: number): number {
