@@ -263,8 +263,17 @@ export function topScores(terms: QueryTerms, work: Work, norm: Float64Array, dep
   return { top: top.sorted().map(({ id, score }) => ({ entityId: id, score })), added };
 }
 
-/** Each rising slot's count of the term (0 if absent), into `out`: a galloping search on from the previous slot's place. */
-export function countsAt({ entities, tfs }: Postings, slots: Int32Array, first: number, out: Int32Array): void {
+/**
+ * Each rising slot's count of the term (0 if absent), into `out`: from its dense counts when made (a byte per
+ * document, see DENSE_SHARE), else by a galloping search on from the previous slot's place.
+ */
+export function countsAt(p: Postings, slots: Int32Array, first: number, out: Int32Array): void {
+  const dense = kept.get(p)?.dense;
+  if (dense) {
+    for (let k = 0; k < slots.length; k++) out[k] = countIn(p, dense, slots[k]!, first);
+    return;
+  }
+  const { entities, tfs } = p;
   let at = 0;
   for (let k = 0; k < slots.length; k++) {
     const target = slots[k]! + first;

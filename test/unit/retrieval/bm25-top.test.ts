@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../lib/random';
-import { countsAt, scoreAll, topScores, type QueryTerms, type Scored, type Work } from '../../../lib/retrieval/bm25-top';
+import { countsAt, denseCounts, scoreAll, topScores, type QueryTerms, type Scored, type Work } from '../../../lib/retrieval/bm25-top';
 
 const DOCS = 5000;
 const FIRST = 1001;
@@ -75,6 +75,12 @@ describe('BM25 top-k without every posting', () => {
     const out = new Int32Array(6);
     countsAt(p, Int32Array.from([0, 2, 9, 10, 499, 3998]), FIRST, out);
     expect([...out]).toEqual([0, 2, 300, 0, 1, 7]);
+    // The same from the term's byte per document once made (300 kept as 255, so read from the postings).
+    const made = { entities: p.entities, tfs: p.tfs };
+    expect(denseCounts(made, FIRST, 5_000)[1010 - FIRST]).toBe(255);
+    const fromBytes = new Int32Array(6);
+    countsAt(made, Int32Array.from([0, 2, 9, 10, 499, 3998]), FIRST, fromBytes);
+    expect([...fromBytes]).toEqual([0, 2, 300, 0, 1, 7]);
     // A word in most documents, looked up through its bytes, once 300 times: ranked as the full sum ranks it.
     const { work, norm } = collection(3);
     const rng = mulberry32(11);
