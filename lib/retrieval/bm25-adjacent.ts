@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Queryable } from '../db/transaction';
 
 /**
@@ -67,8 +68,11 @@ export async function readTermAdjacency(db: Queryable, indexId: number, termIds:
   return result;
 }
 
+/** Big-endian pairs as numbers, swapped in place natively (reading them one by one took 20-60 ms for a word in 957k documents). */
 function fromBigEndian(buf: Buffer): Uint16Array {
   const out = new Uint16Array(buf.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = buf.readUInt16BE(2 * i);
+  const bytes = Buffer.from(out.buffer);
+  buf.copy(bytes);
+  if (os.endianness() === 'LE') bytes.swap16();
   return out;
 }
