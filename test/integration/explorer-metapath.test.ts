@@ -108,6 +108,25 @@ describe('metapath explorer on PrimeKG IBD', () => {
     expect(pages.map((i) => i.id)).toEqual(result.items.map((i) => i.id));
   });
 
+  it('pages a large reached set by walking the degree index, in the order of sorting the whole set', async () => {
+    // Every biological process a gene/protein interacts with: about half the knowledge base.
+    const path: Metapath = { start: { type: 'gene/protein' }, steps: [{ relation: 'interacts with', direction: 'out', targetType: 'biological_process' }] };
+    const expected = expectedSteps(ofType('gene/protein'), path.steps)[0]!;
+    const { rows: [kb] } = await pool().query<{ n: number }>('SELECT entity_count AS n FROM knowledge_base WHERE id = $1', [kbId]);
+    // The page plan walks when the set's size squared exceeds the knowledge base's size times the page's depth.
+    const depth = 40;
+    expect(expected.size ** 2).toBeGreaterThan(kb!.n * depth);
+    // Sorting the whole set (a page as deep as the set).
+    const whole = await evaluateMetapath(pool(), kbId, path, { limit: 10_000, offset: 0 });
+    expect(externals(whole.items)).toEqual(expected);
+    expect(expected.size ** 2).toBeLessThan(kb!.n * 10_000);
+    const pages = [];
+    // Pages of one, so that many end inside a run of equal degrees, which is ordered by name.
+    for (let offset = 0; offset < depth; offset++) pages.push(...(await evaluateMetapath(pool(), kbId, path, { limit: 1, offset })).items);
+    expect(pages).toEqual(whole.items.slice(0, depth));
+    expect(new Set(pages.map((i) => i.degree)).size).toBeLessThan(depth / 2);
+  });
+
   it('walks a whole type, backwards along an edge and through a relation that reaches several types', async () => {
     const steps: Metapath['steps'] = [
       { relation: 'associated with', direction: 'in', targetType: 'gene/protein' },
