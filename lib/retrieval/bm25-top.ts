@@ -145,15 +145,8 @@ function countIn(p: Postings, dense: Uint8Array | undefined, slot: number, first
     const count = dense[slot]!;
     return count === 255 ? fullCount(p, slot + first) : count;
   }
-  const { entities, tfs } = p;
-  let lo = 0;
-  let hi = entities.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entities[mid]! < slot + first) lo = mid + 1;
-    else hi = mid;
-  }
-  return entities[lo] === slot + first ? tfs[lo]! : 0;
+  const at = positionOf(p.entities, slot + first);
+  return p.entities[at] === slot + first ? p.tfs[at]! : 0;
 }
 
 /** Documents scored in full to set the first floor. */
