@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Queryable } from '../db/transaction';
+import { blocksByTerm } from './bm25-blocks';
 
 /**
  * Which terms stand next to a term in a document, two bytes per posting (`bm25_block.adjacent`, migration
@@ -57,22 +58,21 @@ export async function readTermAdjacency(db: Queryable, indexId: number, termIds:
     `SELECT term_id AS id, adjacent AS a FROM bm25_block WHERE index_id = $1 AND term_id = ANY($2::int[]) ORDER BY term_id, last_entity`,
     [indexId, termIds]);
   const result = new Map<number, Uint16Array | null>();
-  for (let from = 0; from < rows.length;) {
-    const id = rows[from]!.id;
-    let to = from;
-    while (to < rows.length && rows[to]!.id === id) to++;
-    const blocks = rows.slice(from, to).map((r) => r.a);
-    result.set(id, blocks.every((b) => b !== null) ? fromBigEndian(Buffer.concat(blocks as Buffer[])) : null);
-    from = to;
+  for (const [id, blocks] of blocksByTerm(rows)) {
+    result.set(id, blocks.every((b) => b.a !== null) ? fromBigEndian(blocks.map((b) => b.a!)) : null);
   }
   return result;
 }
 
-/** Big-endian pairs as numbers, swapped in place natively (reading them one by one took 20-60 ms for a word in 957k documents). */
-function fromBigEndian(buf: Buffer): Uint16Array {
-  const out = new Uint16Array(buf.length / 2);
+/**
+ * Blocks of big-endian pairs as one array of numbers: copied once into it, then swapped in place natively
+ * (reading them one by one took 20-60 ms for a word in 957k documents).
+ */
+function fromBigEndian(blocks: Buffer[]): Uint16Array {
+  const out = new Uint16Array(blocks.reduce((n, b) => n + b.length, 0) / 2);
   const bytes = Buffer.from(out.buffer);
-  buf.copy(bytes);
+  let at = 0;
+  for (const b of blocks) at += b.copy(bytes, at);
   if (os.endianness() === 'LE') bytes.swap16();
   return out;
 }

@@ -72,6 +72,17 @@ export class BlockBuilder {
   }
 }
 
+/** Block rows read in (term, last entity) order, as each term and its rows in order. */
+export function* blocksByTerm<R extends { id: number }>(rows: R[]): Generator<[number, R[]]> {
+  for (let from = 0; from < rows.length;) {
+    const id = rows[from]!.id;
+    let to = from + 1;
+    while (to < rows.length && rows[to]!.id === id) to++;
+    yield [id, rows.slice(from, to)];
+    from = to;
+  }
+}
+
 /** How many elements an `array_send` int4[] holds. */
 export const int4ArrayLength = (buf: Buffer) => (buf.length < 16 || buf.readInt32BE(0) === 0 ? 0 : buf.readInt32BE(12));
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Queryable } from '../db/transaction';
 import { readTermAdjacency, type AdjacencyLookup } from './bm25-adjacent';
-import { int4ArrayLength, readInt4Array } from './bm25-blocks';
+import { blocksByTerm, int4ArrayLength, readInt4Array } from './bm25-blocks';
 import { idf, type Bm25Params } from './bm25';
 import type { Bm25Index } from './bm25-index';
 import { analyse } from './tokenise';
@@ -71,16 +71,14 @@ async function readBlocks(db: Queryable, indexId: number, termIds: number[]): Pr
     `SELECT term_id AS id, array_send(entity_ids) AS e, array_send(tfs) AS f FROM bm25_block
       WHERE index_id = $1 AND term_id = ANY($2::int[]) ORDER BY term_id, last_entity`, [indexId, termIds]);
   const result = new Map<number, { entities: Int32Array; counts: Int32Array }>();
-  for (let from = 0; from < rows.length;) {
-    const id = rows[from]!.id;
-    let to = from;
-    let n = 0;
-    for (; to < rows.length && rows[to]!.id === id; to++) n += int4ArrayLength(rows[to]!.e);
+  for (const [id, blocks] of blocksByTerm(rows)) {
+    const n = blocks.reduce((sum, b) => sum + int4ArrayLength(b.e), 0);
     const entities = new Int32Array(n);
     const counts = new Int32Array(n);
-    for (let at = 0; from < to; from++) {
-      readInt4Array(rows[from]!.f, counts, at);
-      at += readInt4Array(rows[from]!.e, entities, at);
+    let at = 0;
+    for (const b of blocks) {
+      readInt4Array(b.f, counts, at);
+      at += readInt4Array(b.e, entities, at);
     }
     result.set(id, { entities, counts });
   }

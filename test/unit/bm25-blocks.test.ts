@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_POSTINGS, BlockBuilder, int4ArrayLength, readInt4Array } from '../../lib/retrieval/bm25-blocks';
+import { BLOCK_POSTINGS, BlockBuilder, blocksByTerm, int4ArrayLength, readInt4Array } from '../../lib/retrieval/bm25-blocks';
 
 /** A page's postings grouped by term, terms rising, entity ids rising within each; adjacency a function of them. */
 function page(postings: [term: number, entity: number, tf: number][]) {
@@ -37,6 +37,14 @@ describe('BlockBuilder', () => {
     expect(rows.entities.flatMap((e) => [...e])).toEqual(ids);
     expect(rows.tfs.flatMap((t) => [...t])).toEqual(ids.map((_, i) => (i < 700 ? 1 : 2)));
     expect(rows.adjacent.flatMap((a) => [...a])).toEqual(ids.map((id) => adjacencyOf([4, id])));
+  });
+});
+
+describe('blocksByTerm', () => {
+  it("gives each term once with all its rows in order, one row alone too", () => {
+    const rows = [{ id: 4, at: 0 }, { id: 4, at: 1 }, { id: 7, at: 2 }, { id: 9, at: 3 }, { id: 9, at: 4 }, { id: 9, at: 5 }];
+    expect([...blocksByTerm(rows)].map(([id, rs]) => [id, rs.map((r) => r.at)])).toEqual([[4, [0, 1]], [7, [2]], [9, [3, 4, 5]]]);
+    expect([...blocksByTerm([])]).toEqual([]);
   });
 });
 
