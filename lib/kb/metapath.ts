@@ -4,6 +4,7 @@ import { inTransaction, type Database, type Queryable } from '../db/transaction'
 import type { Direction } from './entity';
 import { buildIndexInBackground, currentIndex, type Bm25Index } from '../retrieval/bm25-index';
 import { MAX_STEPS, type SchemaTriple } from './metapath-moves';
+import { inSet, SET_WORK_MEM } from './metapath-set-test';
 import { textPage } from './metapath-text';
 import { groupCountsSql } from './hub-counts';
 import type { StepCount } from './metapath-count';
@@ -276,7 +277,7 @@ function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, b
         CROSS JOIN LATERAL (
           -- IS TRUE keeps the IN a hashed subplan tested per edge, so LIMIT 1 can stop at the first hit.
           SELECT 1 FROM edge e WHERE e.kb_id = ${kb} AND e.${far} = n.id AND e.type_id = ${relation}
-             AND (e.${near} IN (SELECT id FROM ${prev})) IS TRUE LIMIT 1) hit
+             AND ${inSet(`e.${near}`, prev, `(SELECT n FROM ${prev}n)`)} IS TRUE LIMIT 1) hit
         WHERE n.kb_id = ${kb} AND n.type_id = ${type} AND ${backwards})`);
   });
   return { ctes, partial };
@@ -295,9 +296,6 @@ function backwardsCondition(step: ResolvedStep, setSize: string, p: Params, budg
   const bounded = budget === undefined ? forwards : `LEAST(${forwards}, ${p.add(2 * budget)}::float8)`;
   return `(${bounded} > ${p.add(step.toSize)}::float8 * (20 + LEAST(${p.add(inDegree)}::float8, ${p.add(step.fromSize)}::float8 / GREATEST(${setSize}, 1))))`;
 }
-
-/** Memory for hashing a step's set (ids, about 32 bytes each as PostgreSQL counts them: 2M ids). */
-const SET_WORK_MEM = '64MB';
 
 /**
  * Runs `fn` in a read-only transaction, where it sets its planner settings with SET LOCAL. JIT compilation is
@@ -320,7 +318,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   const ctes = branches.flatMap((b) => b.ctes);
   const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
   // The intersection: the first branch's final set, kept where every other branch reaches it too.
-  const others = last.slice(1).map((l) => `id IN (SELECT id FROM ${l})`);
+  const others = last.slice(1).map((l) => `${inSet('id', l, `(SELECT count(*) FROM ${l})`)} IS TRUE`);
   if (opts.exclude?.length) others.push(`id <> ALL(${p.add(opts.exclude)}::int[])`);
   ctes.push(`reach AS MATERIALIZED (SELECT id FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
 
@@ -391,7 +389,7 @@ function degreePage(kb: string, kbSize: string, limit: string, offset: string): 
   const walk = `(SELECT n FROM reachn)::float8 * (SELECT n FROM reachn) * ${INDEX_ENTRIES_PER_ROW} > ${kbSize}::float8 * (${limit}::int + ${offset}::int)`;
   return `(SELECT n.id, n.name, n.degree FROM (
              SELECT s.id FROM entity_search s
-              WHERE s.kb_id = ${kb} AND (s.id IN (SELECT id FROM reach)) IS TRUE AND ${walk}
+              WHERE s.kb_id = ${kb} AND ${inSet('s.id', 'reach', '(SELECT n FROM reachn)')} IS TRUE AND ${walk}
               ORDER BY s.degree DESC FETCH FIRST (${limit}::int + ${offset}::int) ROWS WITH TIES) w
              JOIN entity n ON n.kb_id = ${kb} AND n.id = w.id
              ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset})
