@@ -280,6 +280,8 @@ function branchCtes(path: ResolvedPath, prefix: string, kb: string, p: Params, b
              AND ${inSet(`e.${near}`, prev, `(SELECT n FROM ${prev}n)`)} IS TRUE LIMIT 1) hit
         WHERE n.kb_id = ${kb} AND n.type_id = ${type} AND ${backwards})`);
   });
+  // The final set's size, counted once for the counts and the intersection's set tests.
+  ctes.push(`${prefix}${path.steps.length}n AS MATERIALIZED (SELECT count(*) AS n FROM ${prefix}${path.steps.length})`);
   return { ctes, partial };
 }
 
@@ -318,7 +320,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
   const ctes = branches.flatMap((b) => b.ctes);
   const last = paths.map((path, i) => `${prefixes[i]}${path.steps.length}`);
   // The intersection: the first branch's final set, kept where every other branch reaches it too.
-  const others = last.slice(1).map((l) => `${inSet('id', l, `(SELECT count(*) FROM ${l})`)} IS TRUE`);
+  const others = last.slice(1).map((l) => `${inSet('id', l, `(SELECT n FROM ${l}n)`)} IS TRUE`);
   if (opts.exclude?.length) others.push(`id <> ALL(${p.add(opts.exclude)}::int[])`);
   ctes.push(`reach AS MATERIALIZED (SELECT id FROM ${last[0]}${others.length ? ` WHERE ${others.join(' AND ')}` : ''})`);
 
@@ -334,7 +336,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
     page = degreePage(kb, p.add(finalType.kbSize), limit, offset);
   }
   const counts = paths.flatMap((path, b) => Array.from({ length: path.steps.length + 1 },
-    (_, s) => (s < path.steps.length ? `(SELECT n FROM ${prefixes[b]}${s}n)` : `(SELECT count(*) FROM ${prefixes[b]}${s})`)));
+    (_, s) => `(SELECT n FROM ${prefixes[b]}${s}n)`));
   const partial = branches.flatMap((b) => b.partial);
 
   const sql = `WITH ${ctes.join(',\n')}
