@@ -70,7 +70,7 @@ export async function buildSearchTable(db: Queryable, t: TableNames, kbId: numbe
     `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_pkey PRIMARY KEY (kb_id, id)`,
     `CREATE INDEX ${t.search}_search ON ${t.search} USING GIN (search)`,
     `CREATE INDEX ${t.search}_name_search ON ${t.search} USING GIN (name_search)`,
-    `CREATE INDEX ${t.search}_degree ON ${t.search} (kb_id, degree DESC, id)`,
+    `CREATE INDEX ${t.search}_type_degree ON ${t.search} (kb_id, type_id, degree DESC, id)`,
   ]);
 }
 
@@ -90,7 +90,7 @@ async function runAll(db: Queryable, statements: string[]): Promise<void> {
 const INDEX_SUFFIXES = {
   entity: ['pkey', 'external_id', 'type_degree', 'name_trgm', 'name_lower', 'type_name', 'type_id'],
   edge: ['pkey', 'target'],
-  search: ['pkey', 'search', 'name_search', 'degree'],
+  search: ['pkey', 'search', 'name_search', 'type_degree'],
 } as const;
 const PARENTS = { entity: 'entity', edge: 'edge', search: 'entity_search' } as const;
 

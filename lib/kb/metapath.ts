@@ -312,7 +312,7 @@ export async function readTransaction<T>(db: Database, fn: (client: Queryable) =
  * Counts per branch and step, the final set's size and one page of it, in one statement. The page is
  * ordered by degree then name, or by text (`q`, `relevance`; see textPage) ranked with the `index`.
  */
-async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { name: string; kbSize: number }, opts: MetapathOptions, index: Bm25Index | null): Promise<MetapathsResult> {
+async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], finalType: { id: number; name: string; size: number }, opts: MetapathOptions, index: Bm25Index | null): Promise<MetapathsResult> {
   const p = new Params();
   const kb = p.add(kbId);
   const prefixes = paths.map((_, i) => `b${i}_`);
@@ -333,7 +333,7 @@ async function evaluate(db: Queryable, kbId: number, paths: ResolvedPath[], fina
     page = text.page;
   } else {
     ctes.push(`hits AS (SELECT id FROM reach)`, `reachn AS MATERIALIZED (SELECT count(*) AS n FROM reach)`);
-    page = degreePage(kb, p.add(finalType.kbSize), limit, offset);
+    page = degreePage(kb, p.add(finalType.id), p.add(finalType.size), limit, offset);
   }
   const counts = paths.flatMap((path, b) => Array.from({ length: path.steps.length + 1 },
     (_, s) => `(SELECT n FROM ${prefixes[b]}${s}n)`));
@@ -380,18 +380,18 @@ export const INDEX_ENTRIES_PER_ROW = 10;
 
 /**
  * A page of the reached set by degree then name, by one of two plans chosen at run time (one-time filters):
- * walk the knowledge base's entities by degree in the search table's index (entity_search (kb_id, degree DESC,
- * id), index only: the set holds the final type alone), keeping those reached, which reads about (entities /
- * set size) index entries per row of the page, then read the rows of the page's degrees only; or, when that
- * costs more than the set itself, fetch the set's entities and sort them. Walking the entity table's degree
- * index instead fetched every entry's row to test it: at Amazon size about 1,050 heap pages of a 10 GB table
- * for a page of 20 among 9,892 products (150 ms and more); index only, 7 ms.
+ * walk the final type's entities by degree in the search table's index (entity_search (kb_id, type_id,
+ * degree DESC, id), index only), keeping those reached, which reads about (type size / set size) index entries
+ * per row of the page, then read the rows of the page's degrees only; or, when that costs more than the set
+ * itself, fetch the set's entities and sort them. Walking the entity table's degree index instead fetched every
+ * entry's row to test it: at Amazon size about 1,050 heap pages of a 10 GB table for a page of 20 among 9,892
+ * products (150 ms and more); index only, 7 ms.
  */
-function degreePage(kb: string, kbSize: string, limit: string, offset: string): string {
-  const walk = `(SELECT n FROM reachn)::float8 * (SELECT n FROM reachn) * ${INDEX_ENTRIES_PER_ROW} > ${kbSize}::float8 * (${limit}::int + ${offset}::int)`;
+function degreePage(kb: string, type: string, typeSize: string, limit: string, offset: string): string {
+  const walk = `(SELECT n FROM reachn)::float8 * (SELECT n FROM reachn) * ${INDEX_ENTRIES_PER_ROW} > ${typeSize}::float8 * (${limit}::int + ${offset}::int)`;
   return `(SELECT n.id, n.name, n.degree FROM (
              SELECT s.id FROM entity_search s
-              WHERE s.kb_id = ${kb} AND ${inSet('s.id', 'reach', '(SELECT n FROM reachn)')} IS TRUE AND ${walk}
+              WHERE s.kb_id = ${kb} AND s.type_id = ${type} AND ${inSet('s.id', 'reach', '(SELECT n FROM reachn)')} IS TRUE AND ${walk}
               ORDER BY s.degree DESC FETCH FIRST (${limit}::int + ${offset}::int) ROWS WITH TIES) w
              JOIN entity n ON n.kb_id = ${kb} AND n.id = w.id
              ORDER BY n.degree DESC, n.name, n.id LIMIT ${limit} OFFSET ${offset})
@@ -451,7 +451,6 @@ export async function evaluateMetapaths(db: Database, kbId: number, paths: Metap
     // estimated size fits work_mem x hash_mem_multiplier; at MAG size the estimates run to hundreds of thousands of
     // ids (over 8 MB at the default 4 MB), and each tested row then scanned the whole set: 1.5 s for one page.
     await client.query(`SET LOCAL work_mem = '${SET_WORK_MEM}'`);
-    const kbSize = [...schema.typeSizes.values()].reduce((a, n) => a + n, 0);
-    return evaluate(client, kbId, resolved, { name: schema.typeNames.get(finalType)!, kbSize }, opts, index);
+    return evaluate(client, kbId, resolved, { id: finalType, name: schema.typeNames.get(finalType)!, size: schema.typeSizes.get(finalType) ?? 0 }, opts, index);
   });
 }

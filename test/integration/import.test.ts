@@ -85,6 +85,8 @@ describe('importing knowledge bases', () => {
     // An index the import did not build would have been built by ATTACH, under a name of PostgreSQL's choosing.
     const suffixes = ['external_id', 'name_lower', 'name_trgm', 'pkey', 'type_degree', 'type_id', 'type_name'];
     expect((await indexes(`entity_kb_${kbId}`)).map((i) => i.name)).toEqual(suffixes.map((s) => `entity_kb_${kbId}_${s}`));
+    const searchSuffixes = ['name_search', 'pkey', 'search', 'type_degree'];
+    expect((await indexes(`entity_search_kb_${kbId}`)).map((i) => i.name)).toEqual(searchSuffixes.map((s) => `entity_search_kb_${kbId}_${s}`));
   });
 
   it('finds entities by search, with marked snippets, type filters and paging', async () => {
