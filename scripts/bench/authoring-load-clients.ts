@@ -43,30 +43,35 @@ class CookieJar {
 }
 
 /**
- * Signs in through next-auth's credentials endpoint (CSRF token first, as the sign-in form does) and
- * returns a client that sends the session cookie with every call. Throws when the sign-in fails.
+ * Signs in through next-auth's credentials endpoint (CSRF token first, as the sign-in form does) and returns
+ * the Cookie header that carries the session. Throws when the sign-in fails.
  */
-export async function httpClient(baseUrl: string, email: string, password: string): Promise<AuthoringClient> {
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
   const jar = new CookieJar();
   const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
   jar.take(csrfRes);
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+  const callback = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
     body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
   });
-  jar.take(signIn);
-  await signIn.body?.cancel();
+  jar.take(callback);
+  await callback.body?.cancel();
   const session = await fetch(`${baseUrl}/api/auth/session`, { headers: { cookie: jar.header() } });
   const signedIn = ((await session.json()) as { user?: { email?: string } }).user?.email;
-  if (signedIn !== email) throw new Error(`Sign-in of ${email} failed (credentials callback answered ${signIn.status})`);
+  if (signedIn !== email) throw new Error(`Sign-in of ${email} failed (credentials callback answered ${callback.status})`);
+  return jar.header();
+}
 
+/** An annotator's editor over HTTP, signed in as `email`. */
+export async function httpClient(baseUrl: string, email: string, password: string): Promise<AuthoringClient> {
+  const cookie = await signIn(baseUrl, email, password);
   const call = (method: string, path: string, body: unknown): Promise<Answer> => request(`${baseUrl}${path}`, {
     method,
     // A browser sends its Origin with every mutation; the API checks it.
-    headers: { 'content-type': 'application/json', cookie: jar.header(), origin: baseUrl },
+    headers: { 'content-type': 'application/json', cookie, origin: baseUrl },
     body: JSON.stringify(body),
   });
   return {

@@ -23,16 +23,7 @@ function prose(text: string): string {
  * built. Inputs are drawn by a hash of entity ids and `rng`.
  */
 export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, rng: () => number, { bm25 = true, fullText = true } = {}): Promise<Timing[]> {
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(rng() * xs.length)]!;
-  const names = (await pool.query<{ name: string }>('SELECT name FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 7) LIMIT $2', [kbId, runs])).rows.map((r) => r.name);
-  const descriptions = (await pool.query<{ text: string }>(
-    `SELECT left(text, 20000) AS text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 11) LIMIT $2`, [kbId, runs])).rows
-    .map((r) => prose(r.text).slice(0, 600).split(/[^A-Za-z]+/).filter(Boolean));
-  const words = descriptions.map((d) => d.filter((w) => w.length > 4));
-  const pairs = words.filter((w) => w.length > 3).map((w) => { const i = Math.floor(rng() * (w.length - 1)); return `${w[i]} ${w[i + 1]}`; });
-  const singles = words.filter((w) => w.length > 0).map((w) => pick(w));
-  const questions = descriptions.map((d) => [...new Set(d.map((w) => w.toLowerCase()))].slice(0, 20)).filter((q) => q.length === 20).map((q) => `${q.join(' ')}?`);
-
+  const { names, pairs, singles, questions } = await searchInputs(pool, kbId, runs, rng);
   const timings: Timing[] = [];
   if (bm25) timings.push(...(await bm25Measures(pool, kbId, { names, pairs, singles, questions })));
   if (fullText) {
@@ -43,7 +34,28 @@ export async function searchMeasures(pool: pg.Pool, kbId: number, runs: number, 
   return timings;
 }
 
-async function bm25Measures(pool: pg.Pool, kbId: number, inputs: { names: string[]; pairs: string[]; singles: string[]; questions: string[] }): Promise<Timing[]> {
+export interface SearchInputs {
+  names: string[];
+  pairs: string[];
+  singles: string[];
+  questions: string[];
+}
+
+/** The search measures' queries: up to `runs` of each kind (see searchMeasures). */
+export async function searchInputs(pool: pg.Pool, kbId: number, runs: number, rng: () => number): Promise<SearchInputs> {
+  const pick = <T,>(xs: T[]): T => xs[Math.floor(rng() * xs.length)]!;
+  const names = (await pool.query<{ name: string }>('SELECT name FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 7) LIMIT $2', [kbId, runs])).rows.map((r) => r.name);
+  const descriptions = (await pool.query<{ text: string }>(
+    `SELECT left(text, 20000) AS text FROM entity WHERE kb_id = $1 ORDER BY hashint4(id + 11) LIMIT $2`, [kbId, runs])).rows
+    .map((r) => prose(r.text).slice(0, 600).split(/[^A-Za-z]+/).filter(Boolean));
+  const words = descriptions.map((d) => d.filter((w) => w.length > 4));
+  const pairs = words.filter((w) => w.length > 3).map((w) => { const i = Math.floor(rng() * (w.length - 1)); return `${w[i]} ${w[i + 1]}`; });
+  const singles = words.filter((w) => w.length > 0).map((w) => pick(w));
+  const questions = descriptions.map((d) => [...new Set(d.map((w) => w.toLowerCase()))].slice(0, 20)).filter((q) => q.length === 20).map((q) => `${q.join(' ')}?`);
+  return { names, pairs, singles, questions };
+}
+
+async function bm25Measures(pool: pg.Pool, kbId: number, inputs: SearchInputs): Promise<Timing[]> {
   const { names, pairs, singles, questions } = inputs;
   const started = performance.now();
   const index = await ensureIndex(pool, kbId, false);
