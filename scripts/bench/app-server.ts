@@ -143,6 +143,32 @@ export function appCpuSeconds(app: AppServer): number | null {
   return ticks / 100;
 }
 
+/**
+ * Measures what a load costs in CPU: the app's process group, this process (the load generator), and the
+ * machine's load average. Readings start now; `stop` takes them at the load's end, and `report` words them as
+ * shares of a core over the load's `seconds`.
+ */
+export function cpuMeter(app: AppServer): { stop(): void; report(seconds: number): string } {
+  const loadBefore = os.loadavg()[0]!;
+  const appBefore = appCpuSeconds(app);
+  const generatorBefore = process.cpuUsage();
+  let appSeconds: number | null = null;
+  let generatorSeconds = 0;
+  return {
+    stop() {
+      const appAfter = appCpuSeconds(app);
+      appSeconds = appAfter === null || appBefore === null ? null : appAfter - appBefore;
+      const generator = process.cpuUsage(generatorBefore);
+      generatorSeconds = (generator.user + generator.system) / 1e6;
+    },
+    report(seconds) {
+      const busy = (cpuSeconds: number) => `${Math.round((100 * cpuSeconds) / seconds)}% of a core`;
+      return `CPU during the load: the app ${appSeconds === null ? 'unknown' : busy(appSeconds)}, the load generator ${busy(generatorSeconds)}; ` +
+        `load average (1 min, everything on the machine) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after.`;
+    },
+  };
+}
+
 /** How many app processes `skb serve` runs (its children running the app server), as words for a report. */
 export function appProcesses(app: AppServer): string {
   let n = 0;

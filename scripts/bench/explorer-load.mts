@@ -8,14 +8,13 @@
 //
 // The knowledge base is the explorer benchmark's (made on the first run, see explorer-data.ts); a signed-in
 // rater account is added to its database once. Every answer must be a 200: any other status fails the run.
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { Role } from '../../lib/auth/roles';
 import { createUser } from '../../lib/auth/users';
 import { closeDb, db, pool } from '../../lib/db/client';
 import { mulberry32 } from '../../lib/random';
-import { appCpuSeconds, appProcesses, describeMachine, requireProductionBuild, startApp, type AppServer } from './app-server';
+import { appProcesses, cpuMeter, describeMachine, requireProductionBuild, startApp, type AppServer } from './app-server';
 import { signIn } from './authoring-load-clients';
 import { benchDataArgs, benchDataOptions, ensureBenchDatabase } from './explorer-data';
 import { table, timingOf, type Timing } from './measure';
@@ -78,8 +77,7 @@ try {
   bar.start(total, 0, { rate: 0 });
   const ms = new Map<string, number[]>(kinds.map((k) => [k.kind, []]));
   const statuses = new Map<number, number>();
-  const loadBefore = os.loadavg()[0]!;
-  const cpuBefore = { app: appCpuSeconds(app), load: process.cpuUsage() };
+  const cpu = cpuMeter(app);
   const started = performance.now();
   let next = 0;
   let done = 0;
@@ -94,15 +92,12 @@ try {
     }
   }));
   const seconds = (performance.now() - started) / 1000;
-  const appCpu = appCpuSeconds(app);
-  const loadCpu = process.cpuUsage(cpuBefore.load);
+  cpu.stop();
   bar.stop();
 
-  const busy = (cpu: number) => `${Math.round((100 * cpu) / seconds)}% of a core`;
   console.log(`\nMachine: ${await describeMachine(pool())}; ${new Date().toISOString().slice(0, 10)}`);
   console.log(`${appProcesses(app)}, ${clients} clients: ${total.toLocaleString('en')} requests in ${seconds.toFixed(1)} s, ${(total / seconds).toFixed(0)} requests a second.`);
-  console.log(`CPU during the load: the app ${appCpu === null || cpuBefore.app === null ? 'unknown' : busy(appCpu - cpuBefore.app)}, ` +
-    `the load generator ${busy((loadCpu.user + loadCpu.system) / 1e6)}; load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after.`);
+  console.log(cpu.report(seconds));
   console.log(`Answers: ${[...statuses].map(([s, n]) => `${n.toLocaleString('en')} × ${s || 'no answer'}`).join(', ')}\n`);
   const rows: Timing[] = [...ms].map(([kind, list]) => timingOf(kind, list));
   console.log(table(rows));

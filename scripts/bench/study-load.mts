@@ -14,11 +14,10 @@
 //
 // The database is dropped and made anew on every run, and dropped at the end when every invariant held.
 // Exits non-zero when one failed; a save latency over the budget is reported, not a failure.
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { closeDb, db, pool } from '../../lib/db/client';
-import { appCpuSeconds, appProcesses, describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
+import { appProcesses, cpuMeter, describeMachine, finishRun, requireProductionBuild, scratchDatabase, startApp, type AppServer } from './app-server';
 import { httpStudyClient } from './study-load-clients';
 import {
   failedInvariants, plannedRequests, prepareLoadStudy, reportTables, runStudyLoad, SAVE_BUDGET_MS, saveP95, verifyStudyLoad, type StudyLoadPlan,
@@ -62,24 +61,20 @@ try {
   }, cliProgress.Presets.shades_classic);
   const planned = plannedRequests(study, plan);
   bar.start(planned, 0, { rate: 0 });
-  const loadBefore = os.loadavg()[0]!;
-  const cpuBefore = { app: appCpuSeconds(app), load: process.cpuUsage() };
+  const cpu = cpuMeter(app);
   const started = performance.now();
   let answered = 0;
   const result = await runStudyLoad(study, httpStudyClient(app.baseUrl), plan, () => {
     answered += 1;
     bar.update(answered, { rate: Math.round(answered / Math.max(0.001, (performance.now() - started) / 1000)) });
   });
-  const appCpu = appCpuSeconds(app);
-  const loadCpu = process.cpuUsage(cpuBefore.load);
+  cpu.stop();
   bar.stop();
   const verification = await verifyStudyLoad(pool(), study, result.ledger);
   failed = failedInvariants(study, result, verification);
 
-  const busy = (cpuSeconds: number) => `${Math.round((100 * cpuSeconds) / (result.loadMs / 1000))}% of a core`;
   console.log(`\nMachine: ${await describeMachine(pool())}; ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`CPU during the load: the app ${appCpu === null || cpuBefore.app === null ? 'unknown' : busy(appCpu - cpuBefore.app)}, ` +
-    `the load generator ${busy((loadCpu.user + loadCpu.system) / 1e6)}; load average (1 min, everything on the machine) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after.\n`);
+  console.log(`${cpu.report(result.loadMs / 1000)}\n`);
   console.log(reportTables(study, plan, result, verification));
   const p95 = saveP95(result);
   console.log(`\np95 save < ${SAVE_BUDGET_MS} ms: ${p95 < SAVE_BUDGET_MS ? 'met' : 'missed'} (${p95.toFixed(1)} ms)`);
