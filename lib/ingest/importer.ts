@@ -4,7 +4,7 @@ import { ImportAborted, IssueLog, type ErrorPolicy } from './issues';
 import { degreeRange, loadRows, NameRegistry, type LoadedStatistics } from './load-passes';
 import { HUB_DEGREE } from '../kb/hub-counts';
 import { deriveCounts, publishDerivedCounts, type DerivedCounts } from './derived-counts';
-import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, INDEX_BUILD_MEMORY, liveTables, publishPartitions, stagingTables, type Queryable, type TableNames } from './partitions';
+import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, INDEX_BUILD_MEMORY, liveTables, publishPartitions, stagingTables, type Queryable, type StagingTables, type TableNames } from './partitions';
 import { isEmbeddedDatabase, refuseOversizedEmbeddedImport } from './embedded-ceiling';
 import { rowWriter } from './row-writer';
 import { onSideConnection, type SideTask } from './side-connection';
@@ -102,7 +102,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     const embedded = await isEmbeddedDatabase(client);
     // On PostgreSQL the edges' indexes are built on a second connection (a second core) while this one writes the
     // entities, indexes them and fills the search table; PGlite has one session and one thread, so it does all in turn.
-    let stats = await loadRows(client, kbId, source, writer, types, relations, log, state, report, embedded ? undefined : async () => {
+    let stats = await loadRows(pool, kbId, source, writer, types, relations, log, state, report, embedded ? undefined : async () => {
       edgeIndexes = await onSideConnection(pool, async (side) => {
         await side.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
         const merged = await buildEdgeIndexesMergingDuplicates(side, staging, kbId);
@@ -117,7 +117,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     await buildEntityIndexes(client, staging, kbId);
     // The search index is analysed here while the server builds the rest; PGlite would run it all in turn.
     if (!embedded) indexBuild = await startImportIndexBuild(pool, kbId, { staging: staging.entity, live: liveTables(kbId).entity }, state.entities);
-    await buildSearchTable(client, staging, kbId);
+    await buildSearchTable(client, staging, kbId, writer.vectors ? staging.vectors : undefined);
     const duplicateEdges = edgeIndexes ? await edgeIndexes.result : await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
     await report('statistics');
     // Degrees and counts were tallied while loading; merged duplicates make them recount in SQL.
@@ -136,12 +136,14 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     // Autovacuum never analyzes partitioned parents; without their statistics the planner misjudges
     // every join across knowledge bases' partitions. The data is published already, so this may not fail the import.
     // Only the columns queries join, filter and sort on across partitions: sampling every knowledge base's long
-    // documents, texts and tsvectors took most of the publishing phase at STaRK-Amazon's document lengths.
-    await client.query(`ANALYZE entity (${PARENT_STATISTICS.entity}), edge, entity_search (${PARENT_STATISTICS.search})`)
+    // documents, texts and tsvectors took most of the publishing phase at STaRK-Amazon's document lengths. The server
+    // samples while this process finishes the search index.
+    const analysed = client.query(`ANALYZE entity (${PARENT_STATISTICS.entity}), edge, entity_search (${PARENT_STATISTICS.search})`)
       .catch((err: Error) => console.warn(`ANALYZE after import ${jobId}: ${err.message}`));
     const indexing: ImportProgress = { jobId, ...state, phase: 'search-index', errors: log.issues.length, bytesDone: source.progress().done, bytesTotal: source.progress().total };
     await recordProgress(pool, jobId, indexing, log.issues);
     await buildSearchIndex(pool, kbId, indexing, opts.onProgress, indexBuild);
+    await analysed;
     const summary: ImportSummary = {
       jobId,
       kbId,
@@ -317,7 +319,7 @@ async function publish(client: pg.PoolClient, kbId: number, staging: TableNames,
  * Removes what a failed import wrote: its staging tables, and either the knowledge base it created
  * or the type and relation rows it added to the one it was replacing.
  */
-export async function discardImport(db: Queryable, kbId: number, created: boolean, staging: TableNames): Promise<void> {
+export async function discardImport(db: Queryable, kbId: number, created: boolean, staging: StagingTables): Promise<void> {
   await dropTables(db, staging);
   if (created) {
     await db.query(`DELETE FROM knowledge_base WHERE id = $1 AND status = 'LOADING'`, [kbId]);

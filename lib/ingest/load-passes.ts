@@ -9,6 +9,7 @@ import type { IssueLog } from './issues';
 import type { RowWriter } from './row-writer';
 import { unstorableEdge, unstorableEntity } from './readers/fields';
 import { singles } from './readers/text-input';
+import { onSideConnection, type SideTask } from './side-connection';
 import { IngestIssue, type KnowledgeSource } from './source';
 
 export type Progress = (phase: 'entities' | 'edges' | 'indexes') => Promise<void>;
@@ -109,7 +110,7 @@ export interface LoadedStatistics {
 /** Hands out entity ids from the shared sequence in blocks, so ids are known before rows are written. */
 class IdAllocator {
   private next: number[] = [];
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(private readonly client: Pick<pg.Pool, 'query'>) {}
 
   async take(): Promise<number> {
     if (this.next.length === 0) {
@@ -121,36 +122,102 @@ class IdAllocator {
 }
 
 /**
- * Loads a source in three passes: entities are read, checked and spooled to a temporary file; edges
- * are resolved and written while degrees and counts are tallied; then entities are written from the
- * spool with their degrees. Each row is written once and nothing is updated afterwards. `edgesStored` is
- * called between the last two passes, when the edge table is complete.
+ * Loads a source in three passes: entities are read, checked and spooled to a temporary file; edges are resolved and
+ * written while degrees and counts are tallied; then entities are written from the spool with their degrees. Each row
+ * is written once and nothing is updated afterwards. `edgesStored` is called between the last two passes, when the
+ * edge table is complete. Where the writer has the server compute the search vectors beside the load, the entities'
+ * names and texts go to a second spool, which a connection of its own copies from as it grows: the server computes
+ * them on the core this process's parsing leaves idle, at its own pace, and whatever is left overlaps the edges.
  */
-export async function loadRows(client: pg.PoolClient, kbId: number, source: KnowledgeSource, writer: RowWriter,
+export async function loadRows(pool: pg.Pool, kbId: number, source: KnowledgeSource, writer: RowWriter,
   types: NameRegistry, relations: NameRegistry, log: IssueLog, counters: Counters, progress: Progress,
   edgesStored?: () => Promise<void>): Promise<LoadedStatistics> {
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-import-'));
   const spool = path.join(spoolDir, 'entities.jsonl');
+  let vectorSpool: VectorSpool | undefined;
+  let vectors: SideTask<void> | undefined;
   try {
-    const index = await readEntities(client, kbId, source, types, log, counters, progress, spool);
+    if (writer.vectors) {
+      const spooled: VectorSpool = { ...writer.vectors, file: spoolFile(path.join(spoolDir, 'vectors.copy')) };
+      vectorSpool = spooled;
+      const chunks = spooled.file.follow();
+      vectors = await onSideConnection(pool, (db) => spooled.copy(db, chunks));
+    }
+    const index = await readEntities(pool, kbId, source, types, log, counters, progress, spool, vectorSpool);
     const tallies = await writeEdges(source, writer, relations, index, log, counters, progress);
     await edgesStored?.();
     index.dropNames();
     await writeEntities(spool, writer, index, progress);
+    await vectors?.result;
     return statistics(index, types, relations, tallies);
+  } catch (err) {
+    vectorSpool?.file.abandon();
+    await vectors?.cancel();
+    throw err;
   } finally {
     fs.rmSync(spoolDir, { recursive: true, force: true });
   }
 }
 
+const FOLLOW_CHUNK = 8 * 1024 * 1024;
+const FOLLOW_WAIT_MS = 20;
+
+/**
+ * A file written line by line; `write` returns a promise only when its buffer is full (an await per row would cost
+ * more). `follow` reads it while it is written, in large chunks (a reader beside a busy loop gets few turns), and
+ * ends once it is closed and read to the end.
+ */
+function spoolFile(file: string) {
+  // Opened at once, so a reader can open it before the first write.
+  const out = fs.createWriteStream(file, { fd: fs.openSync(file, 'w') });
+  let closed = false;
+  return {
+    write(line: string): Promise<unknown> | undefined {
+      return out.write(line) ? undefined : once(out, 'drain');
+    },
+    async close() {
+      out.end();
+      await once(out, 'finish');
+      closed = true;
+    },
+    /** After a failure: no more lines will come, so a reader stops at what it has. */
+    abandon() {
+      out.end();
+      closed = true;
+    },
+    async *follow(): AsyncGenerator<Buffer> {
+      const handle = await fs.promises.open(file, 'r');
+      try {
+        for (let position = 0; ;) {
+          // Looked at before the size: a size taken after the close that adds nothing is the end.
+          const ended = closed;
+          const size = Math.min((await handle.stat()).size - position, FOLLOW_CHUNK);
+          if (size > 0) {
+            const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(size), 0, size, position);
+            position += bytesRead;
+            yield buffer.subarray(0, bytesRead);
+          } else if (ended) {
+            return;
+          } else {
+            await new Promise((resolve) => setTimeout(resolve, FOLLOW_WAIT_MS));
+          }
+        }
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+type VectorSpool = NonNullable<RowWriter['vectors']> & { file: ReturnType<typeof spoolFile> };
+
 type Spooled = [id: number, typeId: number, externalId: string, name: string, aliases: string[], document: string, text: string];
 
-async function readEntities(client: pg.PoolClient, kbId: number, source: KnowledgeSource, types: NameRegistry, log: IssueLog,
-  counters: Counters, progress: Progress, spool: string): Promise<EntityIndex> {
-  const previous = await previousIds(client, kbId);
-  const allocator = new IdAllocator(client);
+async function readEntities(pool: pg.Pool, kbId: number, source: KnowledgeSource, types: NameRegistry, log: IssueLog,
+  counters: Counters, progress: Progress, spool: string, vectors: VectorSpool | undefined): Promise<EntityIndex> {
+  const previous = await previousIds(pool, kbId);
+  const allocator = new IdAllocator(pool);
   const index = new EntityIndex();
-  const out = fs.createWriteStream(spool);
+  const out = spoolFile(spool);
   await progress('entities');
   for await (const item of source.entities()) {
     counters.rowsRead += 1;
@@ -171,12 +238,16 @@ async function readEntities(client: pg.PoolClient, kbId: number, source: Knowled
     if (types.ordinals.size > KEY_BASE) throw new IngestIssue(item.at.file, item.at.line, `more than ${KEY_BASE} entity types`);
     const id = previous.get(item.externalId) ?? (await allocator.take());
     index.add(item.externalId, id, types.ordinals.get(typeId)!);
-    const row: Spooled = [id, typeId, item.externalId, item.name, item.aliases, JSON.stringify(item.document), flattenDocument(item.name, item.type, item.document)];
-    if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
+    const text = flattenDocument(item.name, item.type, item.document);
+    const row: Spooled = [id, typeId, item.externalId, item.name, item.aliases, JSON.stringify(item.document), text];
+    const spooled = out.write(`${JSON.stringify(row)}\n`);
+    if (spooled) await spooled;
+    const queued = vectors?.file.write(vectors.line({ id, name: item.name, text }));
+    if (queued) await queued;
     if (index.size % 5000 === 0) await progress('entities');
   }
-  out.end();
-  await once(out, 'finish');
+  await out.close();
+  await vectors?.file.close();
   counters.entities = index.size;
   return index;
 }

@@ -20,8 +20,14 @@ export function liveTables(kbId: number): TableNames {
   return { entity: `entity_kb_${positive(kbId)}`, edge: `edge_kb_${positive(kbId)}`, search: `entity_search_kb_${positive(kbId)}` };
 }
 
-export function stagingTables(jobId: number): TableNames {
-  return { entity: `entity_load_${positive(jobId)}`, edge: `edge_load_${positive(jobId)}`, search: `entity_search_load_${positive(jobId)}` };
+/** An import's tables; `vectors` holds the search table's tsvectors while they are computed ahead of it. */
+export interface StagingTables extends TableNames {
+  vectors: string;
+}
+
+export function stagingTables(jobId: number): StagingTables {
+  const id = positive(jobId);
+  return { entity: `entity_load_${id}`, edge: `edge_load_${id}`, search: `entity_search_load_${id}`, vectors: `entity_vector_load_${id}` };
 }
 
 function positive(id: number): number {
@@ -31,8 +37,18 @@ function positive(id: number): number {
 
 /** The entity and edge staging tables; the search table is made from the loaded entities (`buildSearchTable`). */
 export async function createStagingTables(db: Queryable, t: TableNames): Promise<void> {
-  await db.query(`CREATE TABLE ${t.entity} (LIKE entity INCLUDING DEFAULTS INCLUDING GENERATED)`);
+  await db.query(`CREATE TABLE ${t.entity} (LIKE entity INCLUDING DEFAULTS)`);
   await db.query(`CREATE TABLE ${t.edge} (LIKE edge INCLUDING DEFAULTS)`);
+}
+
+/**
+ * The table that computes the search table's tsvectors as entities are first read: a row copied in with its name
+ * and text is stored with their vectors alone (the trigger `entity_vector_row`, migration 0040). Unlogged: it lives
+ * only until the search table is made, and recovery drops it with the other staging tables.
+ */
+export async function createVectorTable(db: Queryable, t: StagingTables): Promise<void> {
+  await db.query(`CREATE UNLOGGED TABLE ${t.vectors} (id integer NOT NULL, name text, body text, name_search tsvector, search tsvector)`);
+  await db.query(`CREATE TRIGGER ${t.vectors}_compute BEFORE INSERT ON ${t.vectors} FOR EACH ROW EXECUTE FUNCTION entity_vector_row()`);
 }
 
 /**
@@ -59,12 +75,16 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
  * Fills the search table from the loaded entities, once their degrees are final, in descending degree
  * order: a broad query's best-connected matches are then the first the table holds (see searchFullText).
  * CREATE TABLE AS appends every row after the last; INSERT would put a later, smaller row into an earlier
- * page's free space, out of order.
+ * page's free space, out of order. The tsvectors come from the vector table when the import filled one
+ * (`vectors`, then dropped), else they are computed here from the entities' names and texts.
  */
-export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number): Promise<void> {
+export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number, vectors?: string): Promise<void> {
+  const rows = vectors
+    ? `SELECT e.kb_id, e.id, e.type_id, e.degree, v.name_search, v.search FROM ${t.entity} e JOIN ${vectors} v ON v.id = e.id`
+    : `SELECT kb_id, id, type_id, degree, to_tsvector('english', name) AS name_search, entity_search_vector(name, text) AS search FROM ${t.entity}`;
   await runAll(db, [
-    `CREATE TABLE ${t.search} AS
-       SELECT kb_id, id, type_id, degree, to_tsvector('english', name) AS name_search, search FROM ${t.entity} ORDER BY degree DESC, id`,
+    `CREATE TABLE ${t.search} AS SELECT * FROM (${rows}) r ORDER BY degree DESC, id`,
+    ...(vectors ? [`DROP TABLE ${vectors}`] : []),
     `ALTER TABLE ${t.search} ALTER type_id SET NOT NULL, ALTER degree SET NOT NULL, ALTER name_search SET NOT NULL, ALTER search SET NOT NULL,
        ADD CONSTRAINT ${t.search}_kb CHECK (kb_id = ${positive(kbId)})`,
     `ALTER TABLE ${t.search} ADD CONSTRAINT ${t.search}_pkey PRIMARY KEY (kb_id, id)`,
@@ -116,6 +136,6 @@ export async function publishPartitions(db: Queryable, kbId: number, staging: Ta
 }
 
 /** Drops tables that may or may not exist: staging tables of a failed import, a deleted knowledge base's partitions. */
-export async function dropTables(db: Queryable, t: TableNames): Promise<void> {
-  await db.query(`DROP TABLE IF EXISTS ${t.edge}, ${t.entity}, ${t.search}`);
+export async function dropTables(db: Queryable, t: TableNames | StagingTables): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${[t.edge, t.entity, t.search, ...('vectors' in t ? [t.vectors] : [])].join(', ')}`);
 }

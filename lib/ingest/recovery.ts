@@ -57,7 +57,7 @@ async function closeJob(pool: pg.Pool, jobId: number, message: string): Promise<
   await pool.query(
     `SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
       WHERE c.relname = ANY($1::text[]) AND l.pid <> pg_backend_pid() GROUP BY l.pid`,
-    [[staging.entity, staging.edge, staging.search]],
+    [[staging.entity, staging.edge, staging.search, staging.vectors]],
   ).catch((err: Error) => console.warn(`Recovering import job ${jobId}: could not end its database session: ${err.message}`));
   const client = await pool.connect();
   try {

@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { TableNames } from './partitions';
+import { createVectorTable, type Queryable, type StagingTables } from './partitions';
 
 export interface EntityRow {
   id: number;
@@ -11,6 +13,13 @@ export interface EntityRow {
   document: string;
   text: string;
   degree: number;
+}
+
+/** An entity's name and text, for the search table's tsvectors. */
+export interface VectorRow {
+  id: number;
+  name: string;
+  text: string;
 }
 
 export interface EdgeRow {
@@ -34,17 +43,27 @@ export interface RowWriter {
   readonly method: 'copy' | 'unnest';
   entities(): RowSink<EntityRow>;
   edges(): RowSink<EdgeRow>;
+  /**
+   * Where the server computes the search vectors beside the load: the rows, spooled as entities are read (`line`), are
+   * copied as they come on a connection of their own (`copy`), while this process parses, which leaves the server's
+   * second core idle. Absent on the embedded database, which has one thread.
+   */
+  vectors?: { line(row: VectorRow): string; copy(db: Queryable, chunks: AsyncIterable<Buffer>): Promise<void> };
 }
 
 /**
  * Writes rows into an import's staging tables: one COPY stream per table where the server takes it
  * (PostgreSQL; the server stores rows while this process parses the next), batched
  * `INSERT ... SELECT FROM unnest(...)` on the embedded PGlite, whose socket cannot carry COPY.
+ * With COPY the server also computes the search vectors while this process reads the entities, on a core the
+ * reading leaves idle; PGlite has one thread, so there they are computed with the search table.
  */
-export async function rowWriter(client: pg.PoolClient, kbId: number, tables: TableNames, prefer?: 'copy' | 'unnest'): Promise<RowWriter> {
+export async function rowWriter(client: pg.PoolClient, kbId: number, tables: StagingTables, prefer?: 'copy' | 'unnest'): Promise<RowWriter> {
   const { rows } = await client.query<{ version: string }>('SELECT version()');
   const method = prefer ?? (rows[0]!.version.includes('PGlite') ? 'unnest' : 'copy');
-  return method === 'copy' ? copyWriter(client, kbId, tables) : unnestWriter(client, kbId, tables);
+  if (method === 'unnest') return unnestWriter(client, kbId, tables);
+  await createVectorTable(client, tables);
+  return copyWriter(client, kbId, tables);
 }
 
 function batchSink<R>(size: number, flush: (rows: R[]) => Promise<unknown>): RowSink<R> {
@@ -64,7 +83,7 @@ function batchSink<R>(size: number, flush: (rows: R[]) => Promise<unknown>): Row
   };
 }
 
-function unnestWriter(client: pg.PoolClient, kbId: number, t: TableNames): RowWriter {
+function unnestWriter(client: pg.PoolClient, kbId: number, t: StagingTables): RowWriter {
   return {
     method: 'unnest',
     entities: () =>
@@ -155,7 +174,7 @@ function copySink<R>(client: pg.PoolClient, sql: string, line: (row: R) => strin
   };
 }
 
-function copyWriter(client: pg.PoolClient, kbId: number, t: TableNames): RowWriter {
+function copyWriter(client: pg.PoolClient, kbId: number, t: StagingTables): RowWriter {
   return {
     method: 'copy',
     entities: () =>
@@ -164,5 +183,9 @@ function copyWriter(client: pg.PoolClient, kbId: number, t: TableNames): RowWrit
     edges: () =>
       copySink<EdgeRow>(client, `COPY ${t.edge} (kb_id, source_id, type_id, target_id, properties) FROM STDIN`, (r) =>
         `${kbId}\t${r.sourceId}\t${r.typeId}\t${r.targetId}\t${copyField(r.properties)}\n`),
+    vectors: {
+      line: (r) => `${r.id}\t${copyField(r.name)}\t${copyField(r.text)}\n`,
+      copy: (db, chunks) => pipeline(Readable.from(chunks), db.query(copyFrom(`COPY ${t.vectors} (id, name, body) FROM STDIN`))),
+    },
   };
 }

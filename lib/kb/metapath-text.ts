@@ -62,9 +62,9 @@ function fullTextFilter(q: string, p: Params, kb: string, limit: string, offset:
   return {
     words: [],
     ctes: [`hits AS MATERIALIZED (
-       SELECT x.id, x.name, x.degree, x.text, ts_rank_cd(x.search, ${query}) AS score
-         FROM reach r JOIN entity x ON x.kb_id = ${kb} AND x.id = r.id
-        WHERE x.search @@ ${query})`],
+       SELECT x.id, x.name, x.degree, x.text, ts_rank_cd(s.search, ${query}) AS score
+         FROM reach r JOIN entity_search s ON s.kb_id = ${kb} AND s.id = r.id AND s.search @@ ${query}
+         JOIN entity x ON x.kb_id = ${kb} AND x.id = r.id)`],
     page: `SELECT h.id, h.name, h.degree, h.score, ${headlineSql('english', 'h.text', query, `${p.add(tokenise(q))}::text[]`)} AS snippet
          FROM (SELECT * FROM hits ORDER BY score DESC, degree DESC, name, id LIMIT ${limit} OFFSET ${offset}) h
         ORDER BY h.score DESC, h.degree DESC, h.name, h.id`,

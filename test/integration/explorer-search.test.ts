@@ -25,9 +25,9 @@ async function broadRanking(query: string, candidates: number, offset: number): 
      candidate AS (
        (SELECT id FROM entity, q WHERE kb_id = $1 AND to_tsvector('english', name) @@ q.q ORDER BY degree DESC, id LIMIT $3)
        UNION
-       (SELECT id FROM entity, q WHERE kb_id = $1 AND search @@ q.q ORDER BY degree DESC, id LIMIT $3))
+       (SELECT id FROM entity, q WHERE kb_id = $1 AND entity_search_vector(name, text) @@ q.q ORDER BY degree DESC, id LIMIT $3))
      SELECT e.id FROM candidate c JOIN entity e ON e.kb_id = $1 AND e.id = c.id, q
-      ORDER BY ts_rank_cd(e.search, q.q) DESC, e.degree DESC, e.id LIMIT 20 OFFSET $4`,
+      ORDER BY ts_rank_cd(entity_search_vector(e.name, e.text), q.q) DESC, e.degree DESC, e.id LIMIT 20 OFFSET $4`,
     [kbId, query, candidates, offset],
   );
   return rows;
@@ -170,11 +170,12 @@ describe('search', () => {
     expect(first.hits[0]!.snippet).toContain(MATCH_START);
     expect(first.hits[0]!.snippet).toContain(MATCH_END);
   });
-  it('keeps a narrow copy of every entity for search', async () => {
+  it('keeps a narrow copy of every entity for search, with the vectors of its name and text', async () => {
     const { rows } = await pool().query<{ entities: number; copies: number; names: number }>(
       `SELECT (SELECT count(*)::int FROM entity WHERE kb_id = $1) AS entities,
               (SELECT count(*)::int FROM entity_search s JOIN entity e ON e.kb_id = s.kb_id AND e.id = s.id
-                WHERE s.kb_id = $1 AND s.search = e.search AND s.degree = e.degree AND s.type_id = e.type_id) AS copies,
+                WHERE s.kb_id = $1 AND s.search = entity_search_vector(e.name, e.text) AND s.name_search = to_tsvector('english', e.name)
+                  AND s.degree = e.degree AND s.type_id = e.type_id) AS copies,
               (SELECT count(*)::int FROM entity_search WHERE kb_id = $1 AND name_search = ''::tsvector) AS names`,
       [kbId],
     );
@@ -190,8 +191,9 @@ describe('search', () => {
   it('full-text fallback: counts and ranks every match of a query within the exact limit', async () => {
     const query = 'inflammatory bowel';
     const { rows } = await pool().query<{ id: number; total: number }>(
-      `SELECT id, count(*) OVER ()::int AS total FROM entity, websearch_to_tsquery('english', $2) q
-        WHERE kb_id = $1 AND search @@ q ORDER BY ts_rank_cd(search, q) DESC, degree DESC, id LIMIT 20`,
+      `SELECT id, count(*) OVER ()::int AS total
+         FROM (SELECT id, degree, entity_search_vector(name, text) AS search FROM entity WHERE kb_id = $1) e, websearch_to_tsquery('english', $2) q
+        WHERE search @@ q ORDER BY ts_rank_cd(search, q) DESC, degree DESC, id LIMIT 20`,
       [kbId, query],
     );
     const result = await searchFullText(pool(), kbId, { query, limit: 20, offset: 0 });
@@ -207,7 +209,7 @@ describe('search', () => {
     expect(result.total).toBe(5);
     const rows = await broadRanking(query, BROAD_QUERY_CANDIDATES, 0);
     const { rows: all } = await pool().query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM entity WHERE kb_id = $1 AND search @@ websearch_to_tsquery('english', $2)`, [kbId, query]);
+      `SELECT count(*)::int AS n FROM entity WHERE kb_id = $1 AND entity_search_vector(name, text) @@ websearch_to_tsquery('english', $2)`, [kbId, query]);
     expect(all[0]!.n).toBeGreaterThan(2 * BROAD_QUERY_CANDIDATES);
     expect(result.hits.map((h) => h.id)).toEqual(rows.map((r) => r.id));
     expect(result.hits[0]!.snippet).toContain(MATCH_START);

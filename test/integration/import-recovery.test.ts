@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '../../lib/db/generated/enums';
 import { cancelImportJob, getImportJob } from '../../lib/ingest/import-jobs-view';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
-import { buildSearchTable, createStagingTables, stagingTables } from '../../lib/ingest/partitions';
+import { buildSearchTable, createStagingTables, createVectorTable, stagingTables } from '../../lib/ingest/partitions';
 import { ABANDONED_AFTER_MINUTES, recoverAbandonedImports } from '../../lib/ingest/recovery';
 import { processStart } from '../../lib/ingest/owner';
 import { currentIndex } from '../../lib/retrieval/bm25-index';
@@ -54,8 +54,10 @@ async function orphanedJob(slug: string, owner: { host: string; pid: number; sta
      VALUES ($1, $2, 'native', $3, $4, $5, now() - make_interval(mins => $6)) RETURNING id`,
     [kbId, slug, owner.host, owner.pid, owner.start, heartbeatMinutesAgo],
   );
-  // Killed once the search table was made: all three staging tables are there.
+  // Every kind of staging table an import makes, at once: the entity, edge and vector tables of the load (the last is
+  // dropped once the search table is made from it) and the search table.
   await createStagingTables(pool(), stagingTables(rows[0]!.id));
+  await createVectorTable(pool(), stagingTables(rows[0]!.id));
   await buildSearchTable(pool(), stagingTables(rows[0]!.id), kbId);
   return { id: rows[0]!.id, kbId };
 }
@@ -71,7 +73,7 @@ describe('recovering imports whose process is gone', () => {
 
   it('recovers a job of a dead process on this host at once, and only once when recoveries race', async () => {
     const { id, kbId } = await orphanedJob('dead-owner', { host: os.hostname(), pid: deadPid(), start: null });
-    expect(await tablesOfJob(id)).toHaveLength(3);
+    expect(await tablesOfJob(id)).toHaveLength(4);
     const [a, b] = await Promise.all([recoverAbandonedImports(pool()), recoverAbandonedImports(pool())]);
     expect([...a, ...b]).toEqual([id]);
     expect(await job(id)).toMatchObject({ status: 'FAILED', message: expect.stringMatching(/^The import was interrupted: its process \(pid \d+ on .+\) stopped\.$/) });

@@ -62,7 +62,7 @@ describe('knowledge bases: demo load, visibility and graph reads', () => {
     const degree = catalogue.edges.filter((e) => e.source === product.externalId || e.target === product.externalId).length;
     expect(entity.degree).toBe(degree);
     const { rows } = await pool().query(
-      `SELECT id FROM entity WHERE kb_id = $1 AND search @@ websearch_to_tsquery('english', $2)`,
+      `SELECT id FROM entity_search WHERE kb_id = $1 AND search @@ websearch_to_tsquery('english', $2)`,
       [kbId, product.name],
     );
     expect(rows.map((r) => r.id)).toContain(id);
