@@ -134,16 +134,18 @@ export async function loadRows(pool: pg.Pool, kbId: number, source: KnowledgeSou
   edgesStored?: () => Promise<void>): Promise<LoadedStatistics> {
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-import-'));
   const spool = path.join(spoolDir, 'entities.jsonl');
+  let entitySpool: SpoolFile | undefined;
   let vectorSpool: VectorSpool | undefined;
   let vectors: SideTask<void> | undefined;
   try {
+    entitySpool = spoolFile(spool);
     if (writer.vectors) {
       const spooled: VectorSpool = { ...writer.vectors, file: spoolFile(path.join(spoolDir, 'vectors.copy')) };
       vectorSpool = spooled;
       const chunks = spooled.file.follow();
       vectors = await onSideConnection(pool, (db) => spooled.copy(db, chunks));
     }
-    const index = await readEntities(pool, kbId, source, types, log, counters, progress, spool, vectorSpool);
+    const index = await readEntities(pool, kbId, source, types, log, counters, progress, entitySpool, vectorSpool);
     const tallies = await writeEdges(source, writer, relations, index, log, counters, progress);
     await edgesStored?.();
     index.dropNames();
@@ -151,6 +153,7 @@ export async function loadRows(pool: pg.Pool, kbId: number, source: KnowledgeSou
     await vectors?.result;
     return statistics(index, types, relations, tallies);
   } catch (err) {
+    entitySpool?.abandon();
     vectorSpool?.file.abandon();
     await vectors?.cancel();
     throw err;
@@ -180,7 +183,7 @@ function spoolFile(file: string) {
       await once(out, 'finish');
       closed = true;
     },
-    /** After a failure: no more lines will come, so a reader stops at what it has. */
+    /** After a failure: the file is closed, and a reader stops at what it has. */
     abandon() {
       out.end();
       closed = true;
@@ -208,16 +211,16 @@ function spoolFile(file: string) {
     },
   };
 }
-type VectorSpool = NonNullable<RowWriter['vectors']> & { file: ReturnType<typeof spoolFile> };
+type SpoolFile = ReturnType<typeof spoolFile>;
+type VectorSpool = NonNullable<RowWriter['vectors']> & { file: SpoolFile };
 
 type Spooled = [id: number, typeId: number, externalId: string, name: string, aliases: string[], document: string, text: string];
 
 async function readEntities(pool: pg.Pool, kbId: number, source: KnowledgeSource, types: NameRegistry, log: IssueLog,
-  counters: Counters, progress: Progress, spool: string, vectors: VectorSpool | undefined): Promise<EntityIndex> {
+  counters: Counters, progress: Progress, out: SpoolFile, vectors: VectorSpool | undefined): Promise<EntityIndex> {
   const previous = await previousIds(pool, kbId);
   const allocator = new IdAllocator(pool);
   const index = new EntityIndex();
-  const out = spoolFile(spool);
   await progress('entities');
   for await (const item of source.entities()) {
     counters.rowsRead += 1;
