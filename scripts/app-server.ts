@@ -5,6 +5,7 @@ import { oidcSettings } from '../lib/auth/oidc-settings';
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyCount } from '../lib/http/client-address';
 import { refuseMalformedPath } from '../lib/http/request-path';
 import { pool, readPool } from '../lib/db/client';
+import { keepConnectionsAlive } from '../lib/server/keep-alive';
 import { warmSearchIndexes } from '../lib/retrieval/bm25-warm';
 import { resumeAbandonedJobs } from '../lib/synthesis/jobs';
 
@@ -25,6 +26,7 @@ const trustedProxies = trustedProxyCount(process.env.SKB_TRUSTED_PROXIES);
 oidcSettings();
 
 const server = http.createServer();
+keepConnectionsAlive(server);
 const app = next({ dev: values.dev, dir: values.dir, hostname, port, httpServer: server });
 
 await app.prepare();
