@@ -81,7 +81,7 @@ export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: num
 export async function buildSearchTable(db: Queryable, t: TableNames, kbId: number, vectors?: string): Promise<void> {
   const rows = vectors
     ? `SELECT e.kb_id, e.id, e.type_id, e.degree, v.name_search, v.search FROM ${t.entity} e JOIN ${vectors} v ON v.id = e.id`
-    : `SELECT kb_id, id, type_id, degree, to_tsvector('english', name) AS name_search, entity_search_vector(name, text) AS search FROM ${t.entity}`;
+    : `SELECT kb_id, id, type_id, degree, entity_name_vector(name) AS name_search, entity_search_vector(name, text) AS search FROM ${t.entity}`;
   await runAll(db, [
     `CREATE TABLE ${t.search} AS SELECT * FROM (${rows}) r ORDER BY degree DESC, id`,
     ...(vectors ? [`DROP TABLE ${vectors}`] : []),
