@@ -6,7 +6,7 @@ import { HUB_DEGREE } from '../kb/hub-counts';
 import { deriveCounts, publishDerivedCounts, type DerivedCounts } from './derived-counts';
 import { buildEdgeIndexes, buildEntityIndexes, buildSearchTable, createStagingTables, dropTables, INDEX_BUILD_MEMORY, liveTables, publishPartitions, stagingTables, type Queryable, type StagingTables, type TableNames } from './partitions';
 import { isEmbeddedDatabase, refuseOversizedEmbeddedImport } from './embedded-ceiling';
-import { rowWriter } from './row-writer';
+import { rowWriter, vectorStreams } from './row-writer';
 import { onSideConnection, type SideTask } from './side-connection';
 import { IngestIssue, type KnowledgeSource } from './source';
 import { finishJob, recordProgress, recordStep, startHeartbeat, startJob, type ImportPhase } from './jobs';
@@ -96,7 +96,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
 
   try {
     await createStagingTables(client, staging);
-    const writer = await rowWriter(client, kbId, staging, opts.method);
+    const writer = await rowWriter(client, kbId, staging, { prefer: opts.method, vectorStreams: vectorStreams(pool) });
     const types = new NameRegistry(pool, 'node_type', kbId);
     const relations = new NameRegistry(pool, 'edge_type', kbId);
     const embedded = await isEmbeddedDatabase(client);

@@ -126,8 +126,10 @@ class IdAllocator {
  * written while degrees and counts are tallied; then entities are written from the spool with their degrees. Each row
  * is written once and nothing is updated afterwards. `edgesStored` is called between the last two passes, when the
  * edge table is complete. Where the writer has the server compute the search vectors beside the load, the entities'
- * names and texts go to a second spool, which a connection of its own copies from as it grows: the server computes
- * them on the core this process's parsing leaves idle, at its own pace, and whatever is left overlaps the edges.
+ * names and texts go to spools of their own, a row to each in turn, and a connection per spool copies from it as it
+ * grows: the server computes them on the core this process's parsing leaves idle, at its own pace, whatever is left
+ * overlaps the edges, and once this process waits (long documents: STaRK-Amazon's take longer to vectorise than to
+ * read) on every core.
  */
 export async function loadRows(pool: pg.Pool, kbId: number, source: KnowledgeSource, writer: RowWriter,
   types: NameRegistry, relations: NameRegistry, log: IssueLog, counters: Counters, progress: Progress,
@@ -135,27 +137,29 @@ export async function loadRows(pool: pg.Pool, kbId: number, source: KnowledgeSou
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skb-import-'));
   const spool = path.join(spoolDir, 'entities.jsonl');
   let entitySpool: SpoolFile | undefined;
-  let vectorSpool: VectorSpool | undefined;
-  let vectors: SideTask<void> | undefined;
+  const vectorSpools: SpoolFile[] = [];
+  const vectors: SideTask<void>[] = [];
   try {
     entitySpool = spoolFile(spool);
-    if (writer.vectors) {
-      const spooled: VectorSpool = { ...writer.vectors, file: spoolFile(path.join(spoolDir, 'vectors.copy')) };
-      vectorSpool = spooled;
-      const chunks = spooled.file.follow();
-      vectors = await onSideConnection(pool, (db) => spooled.copy(db, chunks));
+    const copier = writer.vectors;
+    for (let k = 0; copier && k < copier.streams; k++) {
+      const file = spoolFile(path.join(spoolDir, `vectors-${k}.copy`));
+      vectorSpools.push(file);
+      const chunks = file.follow();
+      vectors.push(await onSideConnection(pool, (db) => copier.copy(db, chunks)));
     }
-    const index = await readEntities(pool, kbId, source, types, log, counters, progress, entitySpool, vectorSpool);
+    const spooled = copier && { line: copier.line, files: vectorSpools };
+    const index = await readEntities(pool, kbId, source, types, log, counters, progress, entitySpool, spooled);
     const tallies = await writeEdges(source, writer, relations, index, log, counters, progress);
     await edgesStored?.();
     index.dropNames();
     await writeEntities(spool, writer, index, progress);
-    await vectors?.result;
+    await Promise.all(vectors.map((v) => v.result));
     return statistics(index, types, relations, tallies);
   } catch (err) {
     entitySpool?.abandon();
-    vectorSpool?.file.abandon();
-    await vectors?.cancel();
+    for (const file of vectorSpools) file.abandon();
+    await Promise.all(vectors.map((v) => v.cancel()));
     throw err;
   } finally {
     fs.rmSync(spoolDir, { recursive: true, force: true });
@@ -212,12 +216,12 @@ function spoolFile(file: string) {
   };
 }
 type SpoolFile = ReturnType<typeof spoolFile>;
-type VectorSpool = NonNullable<RowWriter['vectors']> & { file: SpoolFile };
+type VectorSpools = Pick<NonNullable<RowWriter['vectors']>, 'line'> & { files: SpoolFile[] };
 
 type Spooled = [id: number, typeId: number, externalId: string, name: string, aliases: string[], document: string, text: string];
 
 async function readEntities(pool: pg.Pool, kbId: number, source: KnowledgeSource, types: NameRegistry, log: IssueLog,
-  counters: Counters, progress: Progress, out: SpoolFile, vectors: VectorSpool | undefined): Promise<EntityIndex> {
+  counters: Counters, progress: Progress, out: SpoolFile, vectors: VectorSpools | undefined): Promise<EntityIndex> {
   const previous = await previousIds(pool, kbId);
   const allocator = new IdAllocator(pool);
   const index = new EntityIndex();
@@ -245,12 +249,12 @@ async function readEntities(pool: pg.Pool, kbId: number, source: KnowledgeSource
     const row: Spooled = [id, typeId, item.externalId, item.name, item.aliases, JSON.stringify(item.document), text];
     const spooled = out.write(`${JSON.stringify(row)}\n`);
     if (spooled) await spooled;
-    const queued = vectors?.file.write(vectors.line({ id, name: item.name, text }));
+    const queued = vectors?.files[index.size % vectors.files.length]!.write(vectors.line({ id, name: item.name, text }));
     if (queued) await queued;
     if (index.size % 5000 === 0) await progress('entities');
   }
   await out.close();
-  await vectors?.file.close();
+  for (const file of vectors?.files ?? []) await file.close();
   counters.entities = index.size;
   return index;
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { createVectorTable, type Queryable, type StagingTables } from './partitions';
+import { createVectorTable, type Queryable, type StagingTables, type TableNames } from './partitions';
 
 export interface EntityRow {
   id: number;
@@ -45,10 +45,24 @@ export interface RowWriter {
   edges(): RowSink<EdgeRow>;
   /**
    * Where the server computes the search vectors beside the load: the rows, spooled as entities are read (`line`), are
-   * copied as they come on a connection of their own (`copy`), while this process parses, which leaves the server's
-   * second core idle. Absent on the embedded database, which has one thread.
+   * copied as they come (`copy`) on `streams` connections of their own, each a server process on a core: while this
+   * process parses they use the core it leaves idle, and once it waits for them, both. Absent on the embedded
+   * database, which has one thread, and where the pool has no connections to spare (`vectorStreams`).
    */
-  vectors?: { line(row: VectorRow): string; copy(db: Queryable, chunks: AsyncIterable<Buffer>): Promise<void> };
+  vectors?: { streams: number; line(row: VectorRow): string; copy(db: Queryable, chunks: AsyncIterable<Buffer>): Promise<void> };
+}
+
+/** Connections copying search vectors at most: two server processes keep a 2-core machine busy once reading is done. */
+const VECTOR_STREAMS = 2;
+
+/**
+ * How many vector streams an import on this pool may open. While it reads, the import holds its loading connection and
+ * one per stream, and its progress, names and ids take one more from the pool: with none left, the reading waits for
+ * a stream that waits for the reading. The edges' index build takes another after the edges are read. What is left
+ * streams, up to `VECTOR_STREAMS`; with none, the vectors are computed when the search table is made.
+ */
+export function vectorStreams(pool: { options: { max?: number } }): number {
+  return Math.max(0, Math.min(VECTOR_STREAMS, (pool.options.max ?? 10) - 3));
 }
 
 /**
@@ -58,12 +72,12 @@ export interface RowWriter {
  * With COPY the server also computes the search vectors while this process reads the entities, on a core the
  * reading leaves idle; PGlite has one thread, so there they are computed with the search table.
  */
-export async function rowWriter(client: pg.PoolClient, kbId: number, tables: StagingTables, prefer?: 'copy' | 'unnest'): Promise<RowWriter> {
+export async function rowWriter(client: pg.PoolClient, kbId: number, tables: StagingTables, opts: { prefer?: 'copy' | 'unnest'; vectorStreams: number }): Promise<RowWriter> {
   const { rows } = await client.query<{ version: string }>('SELECT version()');
-  const method = prefer ?? (rows[0]!.version.includes('PGlite') ? 'unnest' : 'copy');
+  const method = opts.prefer ?? (rows[0]!.version.includes('PGlite') ? 'unnest' : 'copy');
   if (method === 'unnest') return unnestWriter(client, kbId, tables);
-  await createVectorTable(client, tables);
-  return copyWriter(client, kbId, tables);
+  if (opts.vectorStreams > 0) await createVectorTable(client, tables);
+  return copyWriter(client, kbId, tables, opts.vectorStreams);
 }
 
 function batchSink<R>(size: number, flush: (rows: R[]) => Promise<unknown>): RowSink<R> {
@@ -83,7 +97,7 @@ function batchSink<R>(size: number, flush: (rows: R[]) => Promise<unknown>): Row
   };
 }
 
-function unnestWriter(client: pg.PoolClient, kbId: number, t: StagingTables): RowWriter {
+function unnestWriter(client: pg.PoolClient, kbId: number, t: TableNames): RowWriter {
   return {
     method: 'unnest',
     entities: () =>
@@ -174,7 +188,12 @@ function copySink<R>(client: pg.PoolClient, sql: string, line: (row: R) => strin
   };
 }
 
-function copyWriter(client: pg.PoolClient, kbId: number, t: StagingTables): RowWriter {
+function copyWriter(client: pg.PoolClient, kbId: number, t: StagingTables, vectorStreams: number): RowWriter {
+  const vectors: RowWriter['vectors'] = {
+    streams: vectorStreams,
+    line: (r) => `${r.id}\t${copyField(r.name)}\t${copyField(r.text)}\n`,
+    copy: (db, chunks) => pipeline(Readable.from(chunks), db.query(copyFrom(`COPY ${t.vectors} (id, name, body) FROM STDIN`))),
+  };
   return {
     method: 'copy',
     entities: () =>
@@ -183,9 +202,6 @@ function copyWriter(client: pg.PoolClient, kbId: number, t: StagingTables): RowW
     edges: () =>
       copySink<EdgeRow>(client, `COPY ${t.edge} (kb_id, source_id, type_id, target_id, properties) FROM STDIN`, (r) =>
         `${kbId}\t${r.sourceId}\t${r.typeId}\t${r.targetId}\t${copyField(r.properties)}\n`),
-    vectors: {
-      line: (r) => `${r.id}\t${copyField(r.name)}\t${copyField(r.text)}\n`,
-      copy: (db, chunks) => pipeline(Readable.from(chunks), db.query(copyFrom(`COPY ${t.vectors} (id, name, body) FROM STDIN`))),
-    },
+    ...(vectorStreams > 0 ? { vectors } : {}),
   };
 }

@@ -76,7 +76,8 @@ export async function ensureDatabase(server: string, database: string): Promise<
 export async function ensureBenchDatabase(opts: BenchDataOptions): Promise<{ url: string; kbId: number; slug: string }> {
   const slug = opts.slug ?? BENCH_SLUG;
   const url = await ensureDatabase(opts.server, opts.database);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // As large as `skb import`'s (lib/db/client.ts): the import sizes its vector streams from the pool.
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   try {
     const kb = await pool.query<{ id: number; entity_count: number }>(`SELECT id, entity_count FROM knowledge_base WHERE slug = $1 AND status = 'READY'`, [slug]);
     const kept = kb.rows[0];

@@ -148,7 +148,8 @@ async function main() {
   const files = await ensureInput();
   const inputBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
   const target = await targetDatabase();
-  const pool = appSessionPool(target.url, 4);
+  // As large as `skb import`'s (lib/db/client.ts): the import sizes its vector streams from the pool.
+  const pool = appSessionPool(target.url, 10);
   // DROP DATABASE ... WITH (FORCE) at the end ends idle connections; that is expected.
   pool.on('error', () => {});
   try {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledgeBase } from '../../lib/ingest/importer';
 import { ImportAborted } from '../../lib/ingest/issues';
+import { vectorStreams } from '../../lib/ingest/row-writer';
 import { requestCancel } from '../../lib/ingest/jobs';
 import { textGraphSource } from '../../lib/ingest/readers/text-graph';
 import type { KnowledgeSource } from '../../lib/ingest/source';
@@ -28,6 +30,17 @@ function requireData(): void {
 async function stagingTables(): Promise<string[]> {
   const { rows } = await pool().query(`SELECT relname FROM pg_class WHERE relname ~ '^(entity|edge|entity_search|entity_vector)_load_' AND relkind = 'r'`);
   return rows.map((r) => r.relname);
+}
+
+/** A digest of a knowledge base's stored entities and search rows, vectors included, and how many vectors are empty. */
+async function storedRows(slug: string): Promise<{ h: string; empty: number }> {
+  const kbId = await kbIdBySlug(pool(), slug);
+  const { rows } = await pool().query(
+    `SELECT md5(string_agg(e.external_id || e.name || e.document::text || e.text || e.degree || array_to_string(e.aliases, '|')
+                           || s.search::text || s.name_search::text || s.degree, ',' ORDER BY e.external_id)) AS h,
+            count(*) FILTER (WHERE s.search = ''::tsvector)::int AS empty
+       FROM entity e JOIN entity_search s ON s.kb_id = e.kb_id AND s.id = e.id WHERE e.kb_id = $1`, [kbId]);
+  return rows[0] as { h: string; empty: number };
 }
 
 describe('importing knowledge bases', () => {
@@ -122,17 +135,26 @@ describe('importing knowledge bases', () => {
     const summary = await importKnowledgeBase(pool(), textGraphSource(files), { slug: 'ibd-unnest', format: 'text-graph', files, method: 'unnest' });
     expect(summary).toMatchObject({ method: 'unnest', entities: 3426, edges: 12752 });
     // With COPY the vectors are computed in a table of their own as entities are read; with unnest, with the search table.
-    const [a, b] = await Promise.all(['ibd', 'ibd-unnest'].map(async (slug) => {
-      const kbId = await kbIdBySlug(pool(), slug);
-      const { rows } = await pool().query(
-        `SELECT md5(string_agg(e.external_id || e.name || e.document::text || e.text || e.degree || array_to_string(e.aliases, '|')
-                               || s.search::text || s.name_search::text || s.degree, ',' ORDER BY e.external_id)) AS h,
-                count(*) FILTER (WHERE s.search = ''::tsvector)::int AS empty
-           FROM entity e JOIN entity_search s ON s.kb_id = e.kb_id AND s.id = e.id WHERE e.kb_id = $1`, [kbId]);
-      return rows[0] as { h: string; empty: number };
-    }));
+    const [a, b] = await Promise.all(['ibd', 'ibd-unnest'].map(storedRows));
     expect(a!.empty).toBe(0);
     expect(b).toEqual(a);
+  });
+
+  it('imports through pools too small to spare connections for the vectors, with the same rows', async () => {
+    const files = [path.join(DATA, 'nodes.jsonl'), path.join(DATA, 'edges.csv')];
+    // Two connections leave none for a vector stream (the reading would wait for it, and it for the reading: before the
+    // streams were sized from the pool, this import never ended); four leave one; the app's pool of ten, two.
+    expect([2, 3, 4, 10].map((max) => vectorStreams({ options: { max } }))).toEqual([0, 0, 1, 2]);
+    for (const max of [2, 4]) {
+      const small = new pg.Pool({ connectionString: testDb.url, max });
+      try {
+        await importKnowledgeBase(small, textGraphSource(files), { slug: `ibd-pool-${max}`, format: 'text-graph', files });
+      } finally {
+        await small.end();
+      }
+      expect(await storedRows(`ibd-pool-${max}`)).toEqual(await storedRows('ibd'));
+    }
+    expect(await stagingTables()).toEqual([]);
   });
 
   it('a cancelled import leaves nothing behind and says so in its job', async () => {
