@@ -84,7 +84,7 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
   const client = await pool.connect();
   let released = false;
   let edgeIndexes: SideTask<number> | undefined;
-  let indexBuild: ImportIndexBuild | null = null;
+  let indexBuild = null as ImportIndexBuild | null;
   const state = { phase: 'starting' as ImportPhase, rowsRead: 0, entities: 0, edges: 0 };
   const report = async (phase: ImportPhase) => {
     state.phase = phase;
@@ -114,9 +114,11 @@ export async function importKnowledgeBase(pool: pg.Pool, source: KnowledgeSource
     await report('indexes');
     // For this connection only, reset before it goes back to the pool; the embedded database (at most 2 GiB) keeps its default.
     if (!embedded) await client.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-    await buildEntityIndexes(client, staging, kbId);
-    // The search index is analysed here while the server builds the rest; PGlite would run it all in turn.
-    if (!embedded) indexBuild = await startImportIndexBuild(pool, kbId, { staging: staging.entity, live: liveTables(kbId).entity }, state.entities);
+    // The search index is analysed here, from as soon as the entities are keyed, while the server builds the rest;
+    // PGlite would run it all in turn.
+    await buildEntityIndexes(client, staging, kbId, embedded ? undefined : async () => {
+      indexBuild = await startImportIndexBuild(pool, kbId, { staging: staging.entity, live: liveTables(kbId).entity }, state.entities);
+    });
     await buildSearchTable(client, staging, kbId, writer.vectors ? staging.vectors : undefined);
     const duplicateEdges = edgeIndexes ? await edgeIndexes.result : await buildEdgeIndexesMergingDuplicates(client, staging, kbId);
     await report('statistics');

@@ -57,11 +57,18 @@ export async function createVectorTable(db: Queryable, t: StagingTables): Promis
  */
 export const INDEX_BUILD_MEMORY = '512MB';
 
-// The indexes the partitioned parents declare (see the migrations), built once after the load.
-export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: number): Promise<void> {
+/**
+ * The indexes the partitioned parents declare (see the migrations), built once after the load. `keyed` runs once the
+ * primary key exists: what reads the entities in id order (the import's BM25 build) can start while the rest are
+ * built, which only share-lock the table.
+ */
+export async function buildEntityIndexes(db: Queryable, t: TableNames, kbId: number, keyed?: () => Promise<void>): Promise<void> {
   await runAll(db, [
     `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_kb CHECK (kb_id = ${positive(kbId)})`,
     `ALTER TABLE ${t.entity} ADD CONSTRAINT ${t.entity}_pkey PRIMARY KEY (kb_id, id)`,
+  ]);
+  await keyed?.();
+  await runAll(db, [
     `CREATE UNIQUE INDEX ${t.entity}_external_id ON ${t.entity} (kb_id, external_id)`,
     `CREATE INDEX ${t.entity}_type_degree ON ${t.entity} (kb_id, type_id, degree DESC)`,
     `CREATE INDEX ${t.entity}_name_trgm ON ${t.entity} USING GIN (name gin_trgm_ops)`,
