@@ -95,6 +95,13 @@ describe('relation counts and neighbour lists', () => {
 
   it('sorts by degree, non-increasing (desc) and non-decreasing (asc), with true degrees', async () => {
     const entityId = idOf.get('144')!;
+    const { rows } = await pool().query<{ id: number }>(
+      `SELECT e.id FROM edge x JOIN entity e ON e.kb_id = x.kb_id AND e.id = x.target_id
+        WHERE x.kb_id = $1 AND x.source_id = $2 AND x.type_id = (SELECT id FROM edge_type WHERE kb_id = $1 AND name = 'interacts with')
+        ORDER BY e.degree DESC, e.id DESC`,
+      [kbId, entityId],
+    );
+    const inOrder = rows.map((r) => r.id);
     const degree = new Map<string, number>();
     for (const e of edges) {
       degree.set(e.source, (degree.get(e.source) ?? 0) + 1);
@@ -107,6 +114,11 @@ describe('relation counts and neighbour lists', () => {
       for (const item of desc) expect(item.degree).toBe(degree.get(byId.get(item.id)!));
       const asc = await readAll(entityId, { relation: 'interacts with', direction: 'out', sort: 'degree', order: 'asc', limit: 15, plan }, 'offset');
       for (let i = 1; i < asc.length; i++) expect(asc[i]!.degree).toBeGreaterThanOrEqual(asc[i - 1]!.degree);
+      // Ties by id, the same way: the walk reads the search table's degree index, the join the entities.
+      expect(desc.map((i) => i.id), plan).toEqual(inOrder);
+      const ascByCursor = await readAll(entityId, { relation: 'interacts with', direction: 'out', sort: 'degree', order: 'asc', limit: 15, plan }, 'cursor');
+      expect(ascByCursor.map((i) => i.id), plan).toEqual([...inOrder].reverse());
+      expect(asc.map((i) => i.id), plan).toEqual([...inOrder].reverse());
     }
   });
 
