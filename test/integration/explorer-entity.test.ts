@@ -35,6 +35,17 @@ function expectedGroups(externalId: string): Map<string, string[]> {
 }
 
 /** Every page of a list, by offset or by cursor. */
+/** The ids of an entity's 'interacts with' neighbours (out), in the given SQL order. */
+async function interactsWith(entityId: number, orderBy: string): Promise<number[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    `SELECT e.id FROM edge x JOIN entity e ON e.kb_id = x.kb_id AND e.id = x.target_id
+      WHERE x.kb_id = $1 AND x.source_id = $2 AND x.type_id = (SELECT id FROM edge_type WHERE kb_id = $1 AND name = 'interacts with')
+      ORDER BY ${orderBy}`,
+    [kbId, entityId],
+  );
+  return rows.map((r) => r.id);
+}
+
 async function readAll(entityId: number, opts: Omit<NeighbourListOptions, 'offset' | 'cursor'>, by: 'offset' | 'cursor'): Promise<NeighbourItem[]> {
   const all: NeighbourItem[] = [];
   let cursor: string | undefined;
@@ -78,30 +89,19 @@ describe('relation counts and neighbour lists', () => {
 
   it('sorts by name in the database collation, ties by id, both ways', async () => {
     const entityId = idOf.get('144')!;
-    const { rows } = await pool().query<{ id: number }>(
-      `SELECT e.id FROM edge x JOIN entity e ON e.kb_id = x.kb_id AND e.id = x.target_id
-        WHERE x.kb_id = $1 AND x.source_id = $2 AND x.type_id = (SELECT id FROM edge_type WHERE kb_id = $1 AND name = 'interacts with')
-        ORDER BY e.name, e.id`,
-      [kbId, entityId],
-    );
-    expect(rows.length).toBeGreaterThan(50);
+    const inOrder = await interactsWith(entityId, 'e.name, e.id');
+    expect(inOrder.length).toBeGreaterThan(50);
     for (const plan of ['join', 'walk'] as const) {
       const asc = await readAll(entityId, { relation: 'interacts with', direction: 'out', sort: 'name', order: 'asc', limit: 20, plan }, 'cursor');
-      expect(asc.map((i) => i.id)).toEqual(rows.map((r) => r.id));
+      expect(asc.map((i) => i.id)).toEqual(inOrder);
       const desc = await readAll(entityId, { relation: 'interacts with', direction: 'out', sort: 'name', order: 'desc', limit: 20, plan }, 'cursor');
-      expect(desc.map((i) => i.id)).toEqual(rows.map((r) => r.id).reverse());
+      expect(desc.map((i) => i.id)).toEqual([...inOrder].reverse());
     }
   });
 
   it('sorts by degree, non-increasing (desc) and non-decreasing (asc), with true degrees', async () => {
     const entityId = idOf.get('144')!;
-    const { rows } = await pool().query<{ id: number }>(
-      `SELECT e.id FROM edge x JOIN entity e ON e.kb_id = x.kb_id AND e.id = x.target_id
-        WHERE x.kb_id = $1 AND x.source_id = $2 AND x.type_id = (SELECT id FROM edge_type WHERE kb_id = $1 AND name = 'interacts with')
-        ORDER BY e.degree DESC, e.id DESC`,
-      [kbId, entityId],
-    );
-    const inOrder = rows.map((r) => r.id);
+    const inOrder = await interactsWith(entityId, 'e.degree DESC, e.id DESC');
     const degree = new Map<string, number>();
     for (const e of edges) {
       degree.set(e.source, (degree.get(e.source) ?? 0) + 1);
